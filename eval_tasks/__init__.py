@@ -1,0 +1,1 @@
+"""chartprobe scoring, metrics and lm-evaluation-harness tasks."""

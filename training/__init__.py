@@ -1,0 +1,1 @@
+"""chartprobe training: data selection and TRL + PEFT LoRA fine-tuning."""
