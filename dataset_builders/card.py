@@ -1,0 +1,107 @@
+"""Dataset cards: the README.md that makes a release folder a Hub dataset.
+
+The YAML header holds what ``datasets`` and the Hub read (``configs`` with
+``data_files``, complete ``dataset_info`` with features and split sizes, license,
+task categories) plus a ``chartprobe`` block with the provenance a user needs to
+reproduce the release byte for byte: generator version, preset, seed, exact command
+and content hash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["write_card", "read_card_metadata"]
+
+
+def _dataset_info(config: str, splits: dict[str, Any], files: dict[str, list[str]]) -> dict:
+    first = next(iter(splits.values()))
+    split_rows = []
+    for split, ds in splits.items():
+        split_rows.append({"name": split, "num_bytes": int(ds.data.nbytes), "num_examples": len(ds)})
+    size = sum(r["num_bytes"] for r in split_rows)
+    return {"config_name": config, "features": first.features._to_yaml_list(),
+            "splits": split_rows, "dataset_size": size}
+
+
+def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
+               files: dict[str, dict[str, list[str]]], digest: str, *, command: str,
+               generator_version: str) -> Path:
+    """Write ``folder/README.md`` for a built release and return its path."""
+    configs = []
+    for config, splits in built.items():
+        data_files = [{"split": s, "path": f"{config}/{s}-*.parquet"} for s in splits]
+        entry = {"config_name": config, "data_files": data_files}
+        if len(built) == 1 or config == "all":
+            entry["default"] = True
+        configs.append(entry)
+    meta = {
+        "license": builder.license,
+        "pretty_name": builder.title or builder.repo_name,
+        "task_categories": list(builder.task_categories),
+        "tags": ["chartprobe", "charts", "synthetic", "diagnostic", builder.name],
+        "configs": configs,
+        "dataset_info": [_dataset_info(c, s, files[c]) for c, s in built.items()],
+        "chartprobe": {
+            "dataset": builder.name,
+            "generator_version": generator_version,
+            "preset": preset.preset,
+            "seed": preset.seed,
+            "command": command,
+            "content_hash": digest,
+            "recipe": json.loads(preset.to_json()),
+        },
+    }
+    header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
+    path = folder / "README.md"
+    path.write_text(f"---\n{header}---\n\n{_body(builder, preset, built, digest, command, generator_version)}")
+    return path
+
+
+def _body(builder, preset, built, digest, command, generator_version) -> str:
+    rows = "\n".join(f"| `{c}` | `{s}` | {len(ds)} |" for c, splits in built.items()
+                     for s, ds in splits.items())
+    first_config = next(iter(built))
+    cite = f"\n## Citation\n\n```bibtex\n{builder.citation.strip()}\n```\n" if builder.citation else ""
+    paper = f"\nBased on: {builder.paper}\n" if builder.paper else ""
+    return f"""# {builder.title or builder.repo_name}
+
+{builder.description}
+{paper}
+Every row carries its chart `spec` as JSON: the image and the answer are functions of it,
+so any row can be re-rendered, re-answered and re-intervened with
+[chartprobe](https://github.com/chartprobe/chartprobe).
+
+## Contents
+
+| config | split | rows |
+|---|---|---|
+{rows}
+
+## Usage
+
+```python
+from datasets import load_dataset
+ds = load_dataset("chartprobe/{builder.repo_name}", "{first_config}", revision="v{generator_version}")
+```
+
+## How it was generated
+
+- generator version: `{generator_version}`
+- preset: `{preset.preset}`, seed `{preset.seed}`
+- command: `{command}`
+- content hash (SHA-256 over rows, images by their bytes): `{digest}`
+{cite}"""
+
+
+def read_card_metadata(release: str | Path) -> dict[str, Any]:
+    """Return the YAML header of a release's README.md as a dict."""
+    text = (Path(release) / "README.md").read_text()
+    if not text.startswith("---\n"):
+        raise ValueError(f"{release}/README.md has no YAML header")
+    header = text[4:text.index("\n---\n", 4)]
+    return yaml.safe_load(header)

@@ -1,0 +1,1 @@
+"""Dataset builders, one module each, registered with ``@dataset("<name>")``."""

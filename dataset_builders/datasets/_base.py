@@ -1,0 +1,67 @@
+"""The dataset-builder contract and the columns every chartprobe row carries.
+
+A builder turns a preset (``configs/<name>-<preset>.yaml``) into rows. It never writes
+files: ``hub.py`` owns releases. Work is split into *items* (a chart, a family, a
+group...), each identified by a stable key, so that any process can build any item
+from ``(seed, key)`` alone and the release does not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from ..preset import Preset
+
+__all__ = ["DatasetBuilder", "BASE_FEATURES", "base_features"]
+
+BASE_FEATURES: dict[str, str] = {
+    "id": "string",
+    "question": "string",
+    "answer": "string",
+    "answer_type": "string",
+    "spec": "string",
+    "seed": "int64",
+    "generator_version": "string",
+}
+"""Columns every row has (plus ``image``); builders add their own unit columns."""
+
+
+def base_features(**extra: str) -> Any:
+    """``datasets.Features`` with the base columns, an ``image`` column and ``extra`` Values."""
+    from datasets import Features, Image, Value
+
+    cols = {"id": Value("string"), "image": Image()}
+    cols.update({k: Value(v) for k, v in BASE_FEATURES.items() if k != "id"})
+    cols.update({k: Value(v) for k, v in extra.items()})
+    return Features(cols)
+
+
+class DatasetBuilder(abc.ABC):
+    """One benchmark dataset. Subclasses are registered with ``@dataset(name)``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    license: ClassVar[str] = "cc-by-4.0"
+    citation: ClassVar[str] = ""
+    paper: ClassVar[str] = ""
+    task_categories: ClassVar[tuple[str, ...]] = ("visual-question-answering",)
+
+    @property
+    def repo_name(self) -> str:
+        """Folder / Hub repo name of the release."""
+        return f"chartprobe-{self.name}"
+
+    @abc.abstractmethod
+    def features(self, config: str) -> Any:
+        """The ``datasets.Features`` of ``config``."""
+
+    @abc.abstractmethod
+    def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
+        """Stable keys of the items of ``config``/``split``, in release order."""
+
+    @abc.abstractmethod
+    def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        """Yield the rows of one item; must depend only on ``(preset, config, split, key)``."""
