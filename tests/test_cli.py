@@ -133,3 +133,27 @@ def test_push_offline_fails_with_one_line(release):
     assert "SECRET" not in proc.stdout + proc.stderr
     assert proc.stderr.strip().splitlines() == [proc.stderr.strip()]
     assert "cannot reach the Hub" in proc.stderr
+
+
+def test_push_contract_against_loopback_hub(release, capsys, monkeypatch):
+    """Contract test of our Hub calls (create_repo, upload_folder, create_tag) on 127.0.0.1."""
+    from fake_hub import COMMIT_OID, fake_hub
+
+    monkeypatch.setenv("HF_TOKEN", "hf_SECRETSECRETSECRET")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with fake_hub() as (endpoint, calls):
+        assert main(["push", str(release), "--repo", "me/chartprobe-smoke", "--tag", "v0.1.0",
+                     "--endpoint", endpoint]) == 0
+    out = capsys.readouterr()
+    assert "SECRET" not in out.out + out.err
+    paths = [c["path"] for c in calls]
+    assert paths[0] == "/api/repos/create"
+    assert json.loads(calls[0]["body"]).items() >= {"name": "chartprobe-smoke", "organization": "me",
+                                                    "type": "dataset"}.items()
+    commit = next(c for c in calls if c["path"] == "/api/datasets/me/chartprobe-smoke/commit/main")
+    sent = {json.loads(line)["value"].get("path") for line in commit["body"].decode().splitlines()}
+    assert {"README.md", "default/test-00000-of-00001.parquet"} <= sent
+    tag = calls[-1]
+    assert tag["path"] == f"/api/datasets/me/chartprobe-smoke/tag/{COMMIT_OID}"
+    assert json.loads(tag["body"])["tag"] == "v0.1.0"
+    assert all(c["auth"] == "Bearer hf_SECRETSECRETSECRET" for c in calls)
