@@ -1,0 +1,188 @@
+"""Answer parsing helpers for :mod:`eval_tasks.matchers`: text/label normalization, aliases,
+abstention detection, numbers, bounding boxes and lists.
+
+Every function is total (never raises on content) and linear-time: no nested quantifiers, and callers
+pass strings already capped at a few KB.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+Aliases = Mapping[str, Sequence[str]] | None
+ABSTAIN_NORMALIZED = "i don't know"
+
+
+def norm_text(s: str) -> str:
+    """Casefold, NFKC, drop apostrophes and non-decimal dots, punctuation to spaces, collapse spaces."""
+    s = unicodedata.normalize("NFKC", s).casefold().replace("&", " and ")
+    s = re.sub(r"['’‘`´]", "", s)
+    s = re.sub(r"(?<!\d)\.|\.(?!\d)", "", s)
+    s = re.sub(r"[^\w.%]+|_+", " ", s)
+    return " ".join(s.split())
+
+
+LEAD_IN = re.compile(
+    r"^(?:so |thus |therefore |hence )?(?:the |my )?(?:final |correct |short )?answer(?: is| would be)? "
+    r"|^(?:it is|its|this is|that is|it would be) "
+)
+_BUILTIN_ALIASES: dict[str, tuple[str, ...]] = {
+    "united states": ("usa", "us", "united states of america", "the us", "the usa"),
+    "united kingdom": ("uk", "great britain", "britain", "the uk"),
+    "united arab emirates": ("uae",),
+    "south korea": ("korea republic of", "republic of korea"),
+    "european union": ("eu",),
+}
+
+
+def _build_index(tables: Sequence[Mapping[str, Sequence[str]]]) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for table in tables:
+        for canonical, alts in table.items():
+            canon = norm_text(str(canonical))
+            for alt in (canonical, *([alts] if isinstance(alts, str) else alts)):
+                index[norm_text(str(alt))] = canon
+    return index
+
+
+_BUILTIN_INDEX = _build_index([_BUILTIN_ALIASES])
+
+
+def _alias_index(aliases: Aliases) -> dict[str, str]:
+    """Variant -> canonical label map: the built-in table overridden by caller ``aliases``."""
+    return _build_index([_BUILTIN_ALIASES, aliases]) if aliases else _BUILTIN_INDEX
+
+
+def label_key(s: str, aliases: Aliases = None, index: dict[str, str] | None = None) -> str:
+    """Label canonical form: :func:`norm_text`, lead-ins ("the answer is") and article removed, aliases."""
+    s = norm_text(s)
+    s = LEAD_IN.sub("", s, count=1)
+    s = re.sub(r"^the ", "", s)
+    index = _alias_index(aliases) if index is None else index
+    return index.get(s, s)
+
+
+_ABSTAIN_EXACT = {"unknown", "n a", "idk", "not sure", "unsure", "no answer", "not applicable",
+                  "unclear", "none of the above", "no idea", "no legend", "undetermined", "indeterminate"}
+_ABSTAIN_PHRASE = re.compile(
+    r"\bi (?:dont|do not|cannot|cant) (?:know|tell|say)\b"
+    r"|\b(?:cannot|cant|can not|could not|couldnt|unable to|impossible to|not possible to|no way to) "
+    r"(?:be )?(?:determined?|tell|say|answer(?:ed)?|infer(?:red)?|known?|be known|read)\b"
+    r"|\b(?:not|isnt|arent) (?:enough|sufficient) (?:information|info|data|context|evidence)\b"
+    r"|\binsufficient (?:information|info|data|context|evidence)\b"
+    r"|\b(?:unanswerable|not answerable|no legend|not determinable)\b"
+)
+
+
+def is_abstention(text: str) -> bool:
+    """True if ``text`` is in the "I don't know" family (exact short forms or a distinctive phrase)."""
+    s = norm_text(text or "")
+    return s in _ABSTAIN_EXACT or _ABSTAIN_PHRASE.search(s) is not None
+
+
+_NUMBER = re.compile(
+    r"(?P<sign>(?<![\w.])[-+−])?\s?[$€£¥]?\s?(?P<sign2>(?<![\w.])[-−])?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?P<exp>[eE][-+]?\d{1,3}(?!\w))?"
+    r"(?:\s?(?P<suf>%|(?i:percent|per\s?cent|trillion|billion|million|thousand|bn|mn|mln|tn)\b|[kKMBT]\b))?"
+)
+_MULTIPLIER = {"%": 0.01, "percent": 0.01, "k": 1e3, "thousand": 1e3, "m": 1e6,
+               "million": 1e6, "mn": 1e6, "mln": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
+               "t": 1e12, "tn": 1e12, "trillion": 1e12}
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_WORD_RE = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+
+
+def parse_number(text: str) -> tuple[float, float] | None:
+    """Last number in ``text`` as ``(canonical, alternative)`` readings, either of which may match.
+
+    Magnitude words are applied in the canonical reading: "1.4 billion" -> (1.4e9, 1.4); a percentage
+    stays a percentage: "27 percent" -> (27, 0.27). "1,234" -> 1234; "$3.5" -> 3.5; "-4.2" -> -4.2.
+    Falls back to the last number word zero..twenty. None if nothing finite is found.
+    """
+    last = None
+    for last in _NUMBER.finditer(text):
+        pass
+    if last is None:
+        words = _WORD_RE.findall(text)
+        return (float(_WORDS.index(words[-1].lower())),) * 2 if words else None
+    value = float(last["num"].replace(",", "") + (last["exp"] or ""))
+    if last["sign"] in ("-", "−") or last["sign2"]:
+        value = -value
+    multiplier = _MULTIPLIER.get(re.sub(r"\s+", "", last["suf"] or "").lower(), 1.0)
+    scaled = value * multiplier
+    if not (math.isfinite(value) and math.isfinite(scaled)):
+        return None
+    return (value, scaled) if multiplier < 1 else (scaled, value)
+
+
+def fmt_number(value: float) -> str:
+    """Canonical text of a number ("1.4e+09", "12", "0.25")."""
+    text = f"{value:.10g}"
+    return "0" if text == "-0" else text
+
+
+YEAR_RE = re.compile(r"(?<!\d)([12]\d{3})(?!\d)(?![.,]\d)")
+
+_SPLIT = re.compile(r"[,;\n]+")
+_AND = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
+_ITEM_JUNK = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+|^\s*and\s+", re.IGNORECASE)
+_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _item_key(item: str, index: dict[str, str]) -> str:
+    key = label_key(_ITEM_JUNK.sub("", item.strip(" \t\"'[]")), index=index)
+    return fmt_number(float(key)) if _NUMERIC.fullmatch(key) else key
+
+
+def list_items(text: str, aliases: Aliases = None, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Canonical items of a JSON array or free text split on , ; newlines and " and "/"&".
+
+    A piece is split on " and " only when it is not itself one of ``keep`` (gold items), so gold labels
+    such as "Research and Development" survive.
+    """
+    index = _alias_index(aliases)
+    raw: list[str] | None = None
+    start, end = text.find("["), text.rfind("]")
+    if 0 <= start < end:
+        try:
+            loaded = json.loads(text[start:end + 1])
+            raw = [str(x) for x in loaded] if isinstance(loaded, list) else None
+        except (ValueError, RecursionError):
+            raw = None
+    pieces = raw if raw is not None else _SPLIT.split(text.strip().strip("[]"))
+    items: list[str] = []
+    for piece in pieces:
+        key = _item_key(piece, index)
+        parts = [key] if key in keep or raw is not None else [_item_key(x, index) for x in _AND.split(piece)]
+        items.extend(x for x in parts if x)
+    return [] if items in (["none"], ["nothing"]) else items
+
+_BBOX_NUMBER = re.compile(r"-?\d+(?:\.\d+)?|-?\.\d+")
+
+
+def parse_bbox(text: str) -> tuple[float, float, float, float] | None:
+    """Last 4 numbers as a box in [0,1] (x0, y0, x1, y1; origin top-left, corners sorted).
+
+    All in [0,1]: used as is; otherwise all in [0,1000]: divided by 1000 (Qwen convention);
+    anything else is unparsable.
+    """
+    nums = [float(x) for x in _BBOX_NUMBER.findall(text)[-4:]]
+    if len(nums) < 4 or not all(0 <= x <= 1000 for x in nums):
+        return None
+    if any(x > 1 for x in nums):
+        nums = [x / 1000 for x in nums]
+    x0, y0, x1, y1 = nums
+    return min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two (x0, y0, x1, y1) boxes; 0 for degenerate boxes."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(w, 0.0) * max(h, 0.0)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0

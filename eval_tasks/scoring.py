@@ -1,0 +1,180 @@
+"""Typed answer scoring: extract the final answer, normalize it by answer type, match against gold.
+
+Pipeline (DESIGN.md "Scoring and metrics"):
+
+1. :func:`extract_answer` pulls the final answer out of raw model output.
+2. Abstention detection: a prediction in the "I don't know" family is ``abstained``; for every type
+   except ``abstain`` it is simply wrong (not a parse failure) unless the gold itself is such a phrase.
+3. The matcher registered for ``answer_type`` (see :mod:`eval_tasks.matchers`) normalizes and compares.
+
+Rules per type (details in the matcher docstrings):
+
+- number: last number in the answer; ``1,234``, ``12%``, ``27 percent``, ``$3.5``, ``-4.2``, ``1e6``,
+  ``1.4 billion``/``million``/``thousand``/``k``/``M``/``bn``/``B``/``T``, number words zero..twenty.
+  Correct within ±5% relative (|diff| <= 1e-9 when gold is 0). Both the scaled and the bare value of
+  each side are tried, so "1.4 billion" matches gold "1.4" and "1400000000"; "12%" matches 12 and 0.12.
+- integer / count: same parsing, exact equality of an integral value ("12.0" == "twelve" == "12").
+- year: last 4-digit year (1000-2999), exact: "2008" vs "2010" is wrong.
+- label: casefold/space/punctuation-insensitive exact equality after removing "the answer is"-style
+  lead-ins, a leading "the" and a trailing parenthetical; built-in aliases (usa/us/united states, uk/
+  united kingdom, ...) plus caller ``aliases`` {canonical: [variants]}. No substring/suffix matching
+  ("East Asia" is not "Asia").
+- list: gold is a JSON array; prediction is JSON or free text split on , ; newlines and " and "/"&"
+  (not splitting pieces that are gold items). Items compared as labels (numeric items as numbers).
+  score = recall of gold items; correct = the prediction's item set equals the gold set.
+- bool: yes/true/y vs no/false/n; containing both families ("yes or no") is a parse failure.
+- bbox: last 4 numbers, [0,1] as is, else all in [0,1000] divided by 1000 (Qwen); score = IoU,
+  correct iff IoU >= 0.5.
+- choice: letters A-H ("(A)", "Option A", "A.") or accept/reject (any inflection); exact.
+- abstain: correct iff the prediction is in the abstention family.
+- text: RapidFuzz ``fuzz.ratio`` of normalized strings / 100; correct iff score >= 0.5.
+
+Never raises on prediction or gold content (only ``ValueError`` for an unknown ``answer_type``).
+Huge outputs are handled in linear time: markers are searched in the last 64 KB of the output and the
+extracted answer is capped to its last 4 KB.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from eval_tasks.matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
+
+__all__ = [
+    "ABSTAIN_ANSWER", "ABSTAIN_NORMALIZED", "ANSWER_TYPES", "Score", "extract_answer", "is_abstention",
+    "normalize", "score_answer",
+]
+
+ANSWER_TYPES: tuple[str, ...] = (
+    "number", "integer", "count", "year", "label", "list", "bool", "bbox", "choice", "abstain", "text",
+)
+ABSTAIN_ANSWER = "I don't know"
+SEARCH_WINDOW = 65_536  # answer markers are searched in this many trailing characters
+ANSWER_MAX_CHARS = 4_096  # the extracted answer keeps at most this many trailing characters
+
+
+@dataclass(frozen=True)
+class Score:
+    """The verdict on one prediction.
+
+    ``score`` is in [0, 1] (1/0 for exact types, recall for list, IoU for bbox, fuzzy ratio for text);
+    ``correct`` is the binary verdict; ``parse_failed`` means nothing usable could be extracted for the
+    answer type; ``normalized`` is the canonical prediction ("" when parsing failed, ``"i don't know"``
+    when abstained) so equal ``normalized`` means the same answer.
+    """
+
+    score: float
+    correct: bool
+    parse_failed: bool
+    extracted: str
+    normalized: str
+    abstained: bool
+
+
+_THINK_CLOSE = re.compile(r"(?s:.*)</think\s*>", re.IGNORECASE)  # greedy prefix: finds the last one fast
+_THINK_OPEN = re.compile(r"\A\s*<think\s*>", re.IGNORECASE)
+_ANSWER_TAG = re.compile(r"<answer\s*>(.*?)(?:</answer\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_MARKER = re.compile(r"\banswer\s*(?:\*\*|__)?\s*[:：]", re.IGNORECASE)
+_SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>")
+_BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
+_QUOTES = "\"'“”‘’«»`"
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    match = None
+    for match in pattern.finditer(text):
+        pass
+    return match
+
+
+def _clean(answer: str) -> str:
+    """Strip whitespace, markdown bold/backticks, surrounding quotes, a bullet and a trailing period."""
+    answer = answer[-ANSWER_MAX_CHARS:].replace("**", "").replace("`", "").strip()
+    boxed = _last(_BOXED, answer)
+    if boxed is not None:
+        answer = boxed.group(1)
+    for _ in range(3):
+        answer = re.sub(r"^(?:[-*•]\s+|__)|__$", "", answer.strip()).strip()
+        if len(answer) >= 2 and answer[0] in _QUOTES and answer[-1] in _QUOTES:
+            answer = answer[1:-1].strip()
+        answer = answer[:-1] if answer.endswith((".", "。")) else answer
+    return answer.strip()
+
+
+def extract_answer(text: str) -> str:
+    """Return the final answer string from raw model output.
+
+    Order: drop reasoning up to the last ``</think>`` (an unclosed leading ``<think>`` block counts as
+    reasoning: then only an explicit marker below can supply the answer, else ""); then the content of
+    the last ``<answer>...</answer>`` (closing tag optional); else the first paragraph after the last
+    "Final Answer:"/"Answer:" (case-insensitive); else the last non-empty line. The result is stripped
+    of quotes, markdown bold/backticks, ``\\boxed{}`` and a trailing period.
+    """
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    closed = _THINK_CLOSE.match(text)
+    needs_marker = closed is None and _THINK_OPEN.match(text[:256]) is not None
+    text = _SPECIAL_TOKEN.sub("", (text[closed.end():] if closed else text)[-SEARCH_WINDOW:])
+    tag = _last(_ANSWER_TAG, text)
+    if tag is not None:
+        return _clean(tag.group(1))
+    marker = _last(_MARKER, text)
+    if marker is not None:
+        return _clean(re.split(r"\n\s*\n", text[marker.end():].strip(), maxsplit=1)[0])
+    if needs_marker:
+        return ""
+    lines = [line for line in text[-ANSWER_MAX_CHARS:].splitlines() if line.strip()]
+    return _clean(lines[-1]) if lines else ""
+
+
+def _matcher(answer_type: str):
+    try:
+        return MATCHERS[answer_type]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {ANSWER_TYPES}") from None
+
+
+def normalize(answer: str, answer_type: str) -> str | None:
+    """Canonical form of an (already extracted) answer for ``answer_type``, or None if unparsable.
+
+    Abstentions normalize to ``"i don't know"`` for every type, matching :attr:`Score.normalized`.
+    Raises ``ValueError`` only for an unknown ``answer_type``.
+    """
+    type_matcher = _matcher(answer_type)
+    answer = answer if isinstance(answer, str) else ("" if answer is None else str(answer))
+    if is_abstention(answer):
+        return ABSTAIN_NORMALIZED
+    return type_matcher.normalize(answer[-ANSWER_MAX_CHARS:])
+
+
+def score_answer(
+    prediction: str,
+    gold: str,
+    answer_type: str,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+) -> Score:
+    """Score a raw model ``prediction`` against ``gold`` for ``answer_type`` (one of ANSWER_TYPES).
+
+    ``aliases`` maps a canonical label to alternative spellings (label and list types). Never raises on
+    any prediction or gold content; raises ``ValueError`` only for an unknown ``answer_type``.
+    """
+    type_matcher = _matcher(answer_type)
+    gold = gold if isinstance(gold, str) else ("" if gold is None else str(gold))
+    extracted = extract_answer(prediction)
+    abstained = is_abstention(extracted)
+    if abstained and not type_matcher.handles_abstention and not is_abstention(gold):
+        outcome = Outcome(0.0, False, ABSTAIN_NORMALIZED)
+    else:
+        outcome = type_matcher.match(extracted, gold[-ANSWER_MAX_CHARS:], aliases)
+    normalized = ABSTAIN_NORMALIZED if abstained else outcome.normalized
+    return Score(
+        score=min(max(float(outcome.score), 0.0), 1.0),
+        correct=bool(outcome.correct),
+        parse_failed=normalized is None,
+        extracted=extracted,
+        normalized=normalized or "",
+        abstained=abstained,
+    )
