@@ -1,0 +1,74 @@
+"""Where the lm-eval tasks get their data: the Hub at a pinned revision, or local releases.
+
+By default every task reads its dataset from the Hub repo and the pinned revision tag in
+``HUB_REPOS``, so a score always names the exact data it was computed on.
+
+The one switch: set ``CHARTPROBE_DATA`` to a folder holding release folders (what
+``chartprobe build <name> --out <folder>`` writes) and every task reads
+``$CHARTPROBE_DATA/chartprobe-<name>`` instead, offline.  Tests and unreleased datasets use
+this; nothing else changes, the same YAML serves both.
+
+lm-eval wiring: a task YAML says ``custom_dataset: !function utils.load_release`` and
+``dataset_kwargs: {chartprobe_release: <name>, chartprobe_config: <config>}``.  lm-eval
+0.4.13 calls ``custom_dataset(**metadata, **dataset_kwargs)`` where ``metadata`` also holds
+every ``--model_args`` key, so ``load_release`` ignores unknown keyword arguments and our
+own keys carry a ``chartprobe_`` prefix to never collide with them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+ENV_VAR = "CHARTPROBE_DATA"
+
+HUB_REPOS: dict[str, tuple[str, str]] = {
+    # release name -> (Hub dataset repo, pinned revision tag); bump the tag with the task version.
+    "smoke": ("chartprobe/chartprobe-smoke", "v0.1.0"),
+}
+
+
+class ReleaseNotFoundError(FileNotFoundError):
+    """``CHARTPROBE_DATA`` is set but does not hold the release a task asked for."""
+
+
+def release_folder_name(name: str) -> str:
+    """The folder (and Hub repo) name of release ``name``: ``chartprobe-<name>``."""
+    return f"chartprobe-{name}"
+
+
+def resolve_release(name: str) -> dict[str, Any]:
+    """Return the ``datasets.load_dataset`` arguments (``path`` and maybe ``revision``) for ``name``.
+
+    With ``CHARTPROBE_DATA`` set, the path is the local release folder, which must exist
+    (``ReleaseNotFoundError`` otherwise, naming the path); without it, the Hub repo and its
+    pinned revision from ``HUB_REPOS`` (``KeyError`` for an unknown name).
+    """
+    root = os.environ.get(ENV_VAR)
+    if root:
+        folder = Path(root).expanduser() / release_folder_name(name)
+        if not (folder / "README.md").is_file():
+            raise ReleaseNotFoundError(
+                f"{ENV_VAR}={root} but release '{name}' is not there: expected a release folder "
+                f"with a README.md at {folder} (build it with `chartprobe build {name} --out {root}`)"
+            )
+        return {"path": str(folder)}
+    if name not in HUB_REPOS:
+        known = ", ".join(sorted(HUB_REPOS))
+        raise KeyError(
+            f"no Hub repo pinned for release '{name}' (known: {known}); set {ENV_VAR} to use a local build"
+        )
+    repo, revision = HUB_REPOS[name]
+    return {"path": repo, "revision": revision}
+
+
+def load_release(chartprobe_release: str, chartprobe_config: str = "default", **_lm_eval_metadata: Any):
+    """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
+
+    This is the ``custom_dataset`` callable of the lm-eval tasks (see the module docstring
+    for why it swallows extra keyword arguments).
+    """
+    import datasets
+
+    return datasets.load_dataset(name=chartprobe_config, **resolve_release(chartprobe_release))

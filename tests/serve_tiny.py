@@ -1,0 +1,131 @@
+"""Run ``transformers serve`` on a local model directory, for API-path tests.
+
+Two transformers 5.24 bugs make the stock server unusable with lm-eval's
+``local-chat-completions`` (see shared/ENVIRONMENT.md):
+
+* any request with a ``stop`` field fails with HTTP 500, because the server passes the
+  *processor* to ``generate(tokenizer=...)`` and ``StopStringCriteria`` calls
+  ``tokenizer.get_vocab()`` on it;
+* an empty ``stop: []`` fails too (``StopStringCriteria`` takes ``max()`` of nothing).
+
+Both are patched here, in the launcher process only (never in site-packages), before the
+server is built.  ``served_model(model_dir)`` is the context manager tests use: it starts
+this file as a subprocess on 127.0.0.1 at a free port, waits for ``/health`` and always
+terminates the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+
+class Served(NamedTuple):
+    """A running server: ``base_url`` ends in ``/v1``; ``model`` is the only name it accepts."""
+
+    base_url: str
+    model: str
+
+
+def _patch_transformers_serve() -> None:
+    """Apply the two 5.24 workarounds by wrapping the offending callables."""
+    from transformers.cli.serving.chat_completion import ChatCompletionHandler
+    from transformers.cli.serving.completion import CompletionHandler
+    from transformers.generation import stopping_criteria
+
+    original_init = stopping_criteria.StopStringCriteria.__init__
+
+    def init_with_unwrapped_tokenizer(self, tokenizer, stop_strings):
+        # A processor has no vocab of its own; its wrapped tokenizer has.
+        original_init(self, getattr(tokenizer, "tokenizer", tokenizer), stop_strings)
+
+    stopping_criteria.StopStringCriteria.__init__ = init_with_unwrapped_tokenizer
+
+    for handler in (ChatCompletionHandler, CompletionHandler):
+        original_build = handler._build_generation_config
+
+        def build_without_empty_stop(self, body, *args, _original=original_build, **kwargs):
+            if "stop" in body and not body["stop"]:
+                body = {key: value for key, value in body.items() if key != "stop"}
+            return _original(self, body, *args, **kwargs)
+
+        handler._build_generation_config = build_without_empty_stop
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_ready(url: str, proc: subprocess.Popen, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"transformers serve exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    raise TimeoutError(f"transformers serve not ready at {url} after {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def served_model(
+    model_dir: str | Path, timeout: float = 60.0, log_path: str | Path | None = None
+) -> Iterator[Served]:
+    """Serve ``model_dir`` with the patched ``transformers serve``; yield a ``Served``.
+
+    The server is pinned to ``model_dir`` and answers HTTP 400 to any other ``model`` name.
+
+    The server runs offline on CPU in a subprocess whose output goes to ``log_path`` (or is
+    discarded); it is terminated (then killed) on exit, whatever happens in the block.
+    """
+    port = free_port()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+    cmd = [sys.executable, str(Path(__file__).resolve()), str(model_dir), "--port", str(port)]
+    log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}/health", proc, timeout)
+        yield Served(f"http://127.0.0.1:{port}/v1", str(model_dir))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if log is not subprocess.DEVNULL:
+            log.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Launcher entry point: ``python serve_tiny.py MODEL_DIR --port N``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model_dir")
+    parser.add_argument("--port", type=int, required=True)
+    args = parser.parse_args(argv)
+    _patch_transformers_serve()
+    from transformers.cli.serve import Serve
+
+    # Blocks until SIGTERM; force_model preloads the model and answers any `model` name.
+    Serve(force_model=args.model_dir, host="127.0.0.1", port=args.port, device="cpu", log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

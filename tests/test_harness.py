@@ -1,0 +1,285 @@
+"""The lm-eval side of chartprobe: task discovery, data switch, scoring hook, end-to-end runs.
+
+The two ``slow`` tests run real lm-eval processes on the tiny VLM: once in-process
+(``hf-multimodal``) and once against ``transformers serve`` (``local-chat-completions``).
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serve_tiny import served_model
+from tiny_vlm import build_tiny_vlm
+
+from eval_tasks import data
+from eval_tasks.runner import lm_eval_argv, tasks_path
+
+# Every task and tag lm-eval must see in the include path. A YAML that fails to parse is
+# skipped silently by lm-eval, so this list is the only guard against losing a task.
+EXPECTED_NAMES = ["chartprobe_api", "chartprobe_hf", "chartprobe_smoke", "chartprobe_smoke_api"]
+LEAF_TASKS = ["chartprobe_smoke", "chartprobe_smoke_api"]
+METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+SMOKE_ROWS = 20
+
+
+def _task_manager():
+    from lm_eval.tasks import TaskManager
+
+    return TaskManager(include_path=tasks_path(), include_defaults=False)
+
+
+def _utils_module():
+    spec = importlib.util.spec_from_file_location("chartprobe_task_utils", Path(tasks_path()) / "utils.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _eval_env(smoke_release: Path, tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        **OFFLINE,
+        data.ENV_VAR: str(smoke_release.parent),
+        "HF_DATASETS_CACHE": str(tmp_path / "datasets-cache"),
+        "TOKENIZERS_PARALLELISM": "false",
+    }
+
+
+def _results(output_dir: Path) -> dict:
+    (path,) = glob.glob(str(output_dir / "**" / "results_*.json"), recursive=True)
+    return json.loads(Path(path).read_text())
+
+
+def _samples(output_dir: Path, task: str) -> list[dict]:
+    (path,) = glob.glob(str(output_dir / "**" / f"samples_{task}_*.jsonl"), recursive=True)
+    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+
+
+def _assert_metric_structure(output_dir: Path, task: str) -> None:
+    results = _results(output_dir)
+    assert results["n-samples"][task]["effective"] == SMOKE_ROWS
+    assert results["higher_is_better"][task] == METRICS
+    task_results = results["results"][task]
+    for metric in METRICS:
+        assert 0.0 <= task_results[f"{metric},none"] <= 1.0
+        assert f"{metric}_stderr,none" in task_results
+    samples = _samples(output_dir, task)
+    assert len(samples) == SMOKE_ROWS
+    assert all(isinstance(s["filtered_resps"][0], str) for s in samples)
+
+
+# ---------------------------------------------------------------- task discovery
+
+
+def test_include_path_lists_exactly_the_expected_tasks_and_tags():
+    names = _task_manager().all_tasks
+    assert sorted(names) == EXPECTED_NAMES
+    assert all(n.startswith("chartprobe_") or n == "chartprobe" for n in names)
+
+
+def test_every_leaf_task_builds_on_the_local_release(smoke_release, monkeypatch):
+    # Indexing never imports utils.py, so only building a task proves its !function hooks resolve.
+    monkeypatch.setenv(data.ENV_VAR, str(smoke_release.parent))
+    manager = _task_manager()
+    tasks = manager.load(LEAF_TASKS)["tasks"]
+    for name in LEAF_TASKS:
+        task = tasks[name]
+        docs = task.test_docs()
+        assert len(docs) == SMOKE_ROWS
+        doc = docs[0]
+        prompt = task.doc_to_text(doc)
+        assert doc["question"] in prompt
+        assert task.doc_to_target(doc) == doc["answer"]
+        assert len(task.doc_to_image(doc)) == 1
+        # API servers count a literal <image> as an extra image; local VLMs need exactly one.
+        assert prompt.count("<image>") == (0 if name.endswith("_api") else 1)
+    # The tags split the prompt styles, one per kind of model.
+    assert sorted(manager.load("chartprobe_hf")["tasks"]) == ["chartprobe_smoke"]
+    assert sorted(manager.load("chartprobe_api")["tasks"]) == ["chartprobe_smoke_api"]
+
+
+# ---------------------------------------------------------------- data switch
+
+
+def test_without_env_var_tasks_use_the_pinned_hub_revision(monkeypatch):
+    import datasets
+
+    calls = []
+    monkeypatch.delenv(data.ENV_VAR, raising=False)
+    monkeypatch.setattr(datasets, "load_dataset", lambda **kwargs: calls.append(kwargs) or "loaded")
+    assert data.load_release("smoke", "default", pretrained="ignored", version=0.1) == "loaded"
+    assert calls == [{"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}]
+
+
+def test_env_var_points_tasks_at_the_local_release(smoke_release, monkeypatch):
+    monkeypatch.setenv(data.ENV_VAR, str(smoke_release.parent))
+    assert data.resolve_release("smoke") == {"path": str(smoke_release)}
+    # Extra keyword arguments are lm-eval metadata and model args, which must be ignored.
+    loaded = data.load_release(chartprobe_release="smoke", pretrained="x", base_url="y", version=0.1)
+    assert list(loaded) == ["test"]
+    assert loaded["test"].num_rows == SMOKE_ROWS
+
+
+def test_env_var_naming_a_folder_without_the_release_fails_clearly(tmp_path, monkeypatch):
+    monkeypatch.setenv(data.ENV_VAR, str(tmp_path))
+    with pytest.raises(data.ReleaseNotFoundError, match=str(tmp_path / "chartprobe-smoke")):
+        data.load_release("smoke")
+
+
+def test_unknown_release_without_env_var_names_the_known_ones(monkeypatch):
+    monkeypatch.delenv(data.ENV_VAR, raising=False)
+    with pytest.raises(KeyError, match="smoke"):
+        data.resolve_release("nonexistent")
+
+
+# ---------------------------------------------------------------- scoring hook
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("42", {"accuracy": 1.0, "relaxed_score": 1.0, "parse_fail_rate": 0.0}),
+        ("The answer is 17", {"accuracy": 0.0, "relaxed_score": 0.0, "parse_fail_rate": 0.0}),
+        ("", {"accuracy": 0.0, "relaxed_score": 0.0, "parse_fail_rate": 1.0}),
+    ],
+)
+def test_process_results_maps_the_score_to_the_three_metrics(output, expected):
+    doc = {"answer": "42", "answer_type": "number"}
+    assert _utils_module().process_results(doc, [output]) == expected
+
+
+@pytest.mark.parametrize("output", ["\x00\ufffd", "<answer></answer>", "42" * 500, "Final Answer:", "\n\n\n"])
+def test_process_results_never_raises_and_stays_in_range(output):
+    values = _utils_module().process_results({"answer": "42", "answer_type": "number"}, [output])
+    assert set(values) == set(METRICS)
+    assert all(0.0 <= v <= 1.0 for v in values.values())
+
+
+# ---------------------------------------------------------------- runner
+
+
+def test_runner_adds_the_include_path_to_every_command_form():
+    path = tasks_path()
+    assert lm_eval_argv(["--model", "hf", "--tasks", "t"]) == [
+        "run",
+        "--model",
+        "hf",
+        "--tasks",
+        "t",
+        "--include_path",
+        path,
+    ]
+    assert lm_eval_argv(["ls", "tasks"]) == ["ls", "tasks", "--include_path", path]
+    assert lm_eval_argv(["--help"]) == ["--help"]
+    with pytest.raises(ValueError, match="include_path"):
+        lm_eval_argv(["run", "--include_path", "/elsewhere"])
+    assert (Path(path) / "_smoke_yaml").is_file()
+
+
+# ---------------------------------------------------------------- tiny VLM fixture
+
+
+def test_tiny_vlm_loads_with_auto_classes_and_is_reproducible(tiny_vlm, tmp_path):
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    processor = AutoProcessor.from_pretrained(tiny_vlm)
+    model = AutoModelForImageTextToText.from_pretrained(tiny_vlm)
+    assert type(model).__name__ == "LlavaForConditionalGeneration"
+    assert processor.chat_template and processor.tokenizer.chat_template
+    assert model.generation_config.eos_token_id == processor.tokenizer.eos_token_id
+    assert model.generation_config.pad_token_id == processor.tokenizer.pad_token_id
+    assert sum(p.numel() for p in model.parameters()) < 500_000
+    rebuilt = build_tiny_vlm(tmp_path / "again")
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        assert (rebuilt / name).read_bytes() == (tiny_vlm / name).read_bytes(), name
+
+
+# ---------------------------------------------------------------- end to end
+
+
+@pytest.mark.slow
+def test_lm_eval_hf_multimodal_end_to_end(tiny_vlm, smoke_release, tmp_path):
+    out = tmp_path / "results"
+    cmd = [
+        sys.executable,
+        "-m",
+        "lm_eval",
+        "--model",
+        "hf-multimodal",
+        "--model_args",
+        f"pretrained={tiny_vlm},max_images=1,dtype=float32",
+        "--device",
+        "cpu",
+        "--batch_size",
+        "8",
+        "--tasks",
+        "chartprobe_smoke",
+        "--include_path",
+        tasks_path(),
+        "--output_path",
+        str(out),
+        "--log_samples",
+    ]
+    run = subprocess.run(
+        cmd, env=_eval_env(smoke_release, tmp_path), capture_output=True, text=True, timeout=300, check=False
+    )
+    assert run.returncode == 0, run.stderr[-4000:]
+    _assert_metric_structure(out, "chartprobe_smoke")
+
+
+@pytest.mark.slow
+def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_release, tmp_path):
+    out = tmp_path / "results"
+    with served_model(tiny_vlm, log_path=tmp_path / "serve.log") as server:
+        model_args = (
+            f"model={server.model},base_url={server.base_url}/chat/completions,"
+            "max_images=1,tokenizer_backend=None,num_concurrent=1,max_retries=1"
+        )
+        # Through eval_tasks.runner, as `chartprobe eval` runs it: the include path is added for us.
+        argv = [
+            "--model",
+            "local-chat-completions",
+            "--apply_chat_template",
+            "--model_args",
+            model_args,
+            "--tasks",
+            "chartprobe_smoke_api",
+            "--output_path",
+            str(out),
+            "--log_samples",
+        ]
+        code = f"import sys; from eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            env=_eval_env(smoke_release, tmp_path),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr[-4000:]
+        # lm-eval always sends a non-empty `stop`; the launcher's other fix is for `stop: []`.
+        body = {
+            "model": server.model,
+            "max_tokens": 4,
+            "stop": [],
+            "messages": [{"role": "user", "content": "What is the value of Canada?"}],
+        }
+        request = urllib.request.Request(
+            f"{server.base_url}/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 200
+            assert json.load(response)["choices"][0]["message"]["role"] == "assistant"
+    _assert_metric_structure(out, "chartprobe_smoke_api")
