@@ -63,12 +63,34 @@ def resolve_release(name: str) -> dict[str, Any]:
     return {"path": repo, "revision": revision}
 
 
-def load_release(chartprobe_release: str, chartprobe_config: str = "default", **_lm_eval_metadata: Any):
+IMAGE_TOKEN = "<image>"
+
+
+def image_token_for(metadata: dict[str, Any]) -> str:
+    """The image placeholder a prompt should carry for the model lm-eval is running.
+
+    Local multimodal models (``hf-multimodal``, vLLM) need a literal ``<image>`` in the text;
+    API models get the image as a message part, and a literal ``<image>`` left in the text
+    makes LLaVA-style servers count one image too many. lm-eval merges ``--model_args`` into
+    the task metadata, so an API model is recognised by its ``base_url``. An explicit
+    ``--metadata '{"chartprobe_image_token": ""}'`` overrides the guess.
+    """
+    if "chartprobe_image_token" in metadata:
+        return str(metadata["chartprobe_image_token"])
+    return "" if metadata.get("base_url") else IMAGE_TOKEN
+
+
+def load_release(chartprobe_release: str, chartprobe_config: str = "default", **lm_eval_metadata: Any):
     """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
 
     This is the ``custom_dataset`` callable of the lm-eval tasks (see the module docstring
-    for why it swallows extra keyword arguments).
+    for why it accepts extra keyword arguments). It adds an ``image_token`` column that the
+    task prompts start with: ``<image>`` for local models, empty for API models
+    (:func:`image_token_for`), so one task serves both kinds of model.
     """
     import datasets
 
-    return datasets.load_dataset(name=chartprobe_config, **resolve_release(chartprobe_release))
+    dd = datasets.load_dataset(name=chartprobe_config, **resolve_release(chartprobe_release))
+    token = image_token_for(lm_eval_metadata)
+    return datasets.DatasetDict({split: ds.add_column("image_token", [token] * len(ds))
+                                 for split, ds in dd.items()})

@@ -24,8 +24,8 @@ from eval_tasks.runner import lm_eval_argv, tasks_path
 
 # Every task and tag lm-eval must see in the include path. A YAML that fails to parse is
 # skipped silently by lm-eval, so this list is the only guard against losing a task.
-EXPECTED_NAMES = ["chartprobe_api", "chartprobe_hf", "chartprobe_smoke", "chartprobe_smoke_api"]
-LEAF_TASKS = ["chartprobe_smoke", "chartprobe_smoke_api"]
+EXPECTED_NAMES = ["chartprobe_smoke"]
+LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 SMOKE_ROWS = 20
@@ -86,10 +86,17 @@ def test_include_path_lists_exactly_the_expected_tasks_and_tags():
     assert all(n.startswith("chartprobe_") or n == "chartprobe" for n in names)
 
 
-def test_every_leaf_task_builds_on_the_local_release(smoke_release, monkeypatch):
+@pytest.mark.parametrize("metadata,tokens", [
+    ({"pretrained": "some/vlm"}, 1),                     # hf-multimodal: the model needs <image>
+    ({"base_url": "http://127.0.0.1:1/v1", "model": "m"}, 0),  # API: the image is a message part
+    ({"base_url": "http://x", "chartprobe_image_token": "<image>"}, 1),  # explicit override wins
+], ids=["local-model", "api-model", "override"])
+def test_every_leaf_task_builds_on_the_local_release(smoke_release, monkeypatch, metadata, tokens):
     # Indexing never imports utils.py, so only building a task proves its !function hooks resolve.
+    from lm_eval.tasks import TaskManager
+
     monkeypatch.setenv(data.ENV_VAR, str(smoke_release.parent))
-    manager = _task_manager()
+    manager = TaskManager(include_path=tasks_path(), include_defaults=False, metadata=metadata)
     tasks = manager.load(LEAF_TASKS)["tasks"]
     for name in LEAF_TASKS:
         task = tasks[name]
@@ -101,10 +108,7 @@ def test_every_leaf_task_builds_on_the_local_release(smoke_release, monkeypatch)
         assert task.doc_to_target(doc) == doc["answer"]
         assert len(task.doc_to_image(doc)) == 1
         # API servers count a literal <image> as an extra image; local VLMs need exactly one.
-        assert prompt.count("<image>") == (0 if name.endswith("_api") else 1)
-    # The tags split the prompt styles, one per kind of model.
-    assert sorted(manager.load("chartprobe_hf")["tasks"]) == ["chartprobe_smoke"]
-    assert sorted(manager.load("chartprobe_api")["tasks"]) == ["chartprobe_smoke_api"]
+        assert prompt.count("<image>") == tokens
 
 
 # ---------------------------------------------------------------- data switch
@@ -115,8 +119,10 @@ def test_without_env_var_tasks_use_the_pinned_hub_revision(monkeypatch):
 
     calls = []
     monkeypatch.delenv(data.ENV_VAR, raising=False)
-    monkeypatch.setattr(datasets, "load_dataset", lambda **kwargs: calls.append(kwargs) or "loaded")
-    assert data.load_release("smoke", "default", pretrained="ignored", version=0.1) == "loaded"
+    fake = datasets.DatasetDict({"test": datasets.Dataset.from_dict({"question": ["q"]})})
+    monkeypatch.setattr(datasets, "load_dataset", lambda **kwargs: calls.append(kwargs) or fake)
+    loaded = data.load_release("smoke", "default", pretrained="ignored", version=0.1)
+    assert loaded["test"]["image_token"][0] == "<image>"
     assert calls == [{"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}]
 
 
@@ -182,7 +188,7 @@ def test_runner_adds_the_include_path_to_every_command_form():
     assert lm_eval_argv(["--help"]) == ["--help"]
     with pytest.raises(ValueError, match="include_path"):
         lm_eval_argv(["run", "--include_path", "/elsewhere"])
-    assert (Path(path) / "_smoke_yaml").is_file()
+    assert (Path(path) / "chartprobe_smoke.yaml").is_file()
 
 
 # ---------------------------------------------------------------- tiny VLM fixture
@@ -252,7 +258,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             "--model_args",
             model_args,
             "--tasks",
-            "chartprobe_smoke_api",
+            "chartprobe_smoke",
             "--output_path",
             str(out),
             "--log_samples",
@@ -282,4 +288,6 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
         with urllib.request.urlopen(request, timeout=30) as response:
             assert response.status == 200
             assert json.load(response)["choices"][0]["message"]["role"] == "assistant"
-    _assert_metric_structure(out, "chartprobe_smoke_api")
+    _assert_metric_structure(out, "chartprobe_smoke")
+    # base_url in --model_args made the task drop the placeholder for the API model.
+    assert all("<image>" not in s["arguments"]["gen_args_0"]["arg_0"] for s in _samples(out, "chartprobe_smoke"))
