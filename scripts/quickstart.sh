@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The README's first command: install, build the small release of every dataset into hub/,
+# then run the main job offline on CPU: score a tiny random VLM on the smoke task with
+# lm-evaluation-harness (release -> lm-eval -> scoring -> metrics). Results land in out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 TRANSFORMERS_OFFLINE=1
+.venv/bin/chartprobe build all --preset small --out hub/ --overwrite
+.venv/bin/python tests/tiny_vlm.py out/tiny-vlm
+CHARTPROBE_DATA=hub .venv/bin/chartprobe eval --model hf-multimodal \
+  --model_args pretrained=out/tiny-vlm,max_images=1 --tasks chartprobe_smoke \
+  --batch_size 4 --output_path out/smoke-eval
+echo "releases: hub/   results: out/smoke-eval/"
