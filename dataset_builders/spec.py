@@ -83,6 +83,9 @@ class Encoding:
     marker: str = ""
     line_style: str = "solid"
     hatch: str = ""
+    colors: tuple[str, ...] | None = None
+    """Per-mark colours (one per category, e.g. a seaborn-style palette on a single-series
+    bar chart); None = every mark in ``color``."""
 
 
 @dataclass(frozen=True)

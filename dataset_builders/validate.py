@@ -66,6 +66,12 @@ def validate_spec(spec: ChartSpec) -> None:
         _one_of(e.marker, MARKERS, f"spec.encodings[{i}].marker")
         _one_of(e.line_style, LINE_STYLES, f"spec.encodings[{i}].line_style")
         _one_of(e.hatch, HATCHES, f"spec.encodings[{i}].hatch")
+        if e.colors is not None:
+            if len(e.colors) != n:
+                raise SpecError(f"spec.encodings[{i}].colors", f"length {len(e.colors)} != {n} categories")
+            for j, c in enumerate(e.colors):
+                if not _HEX.match(c):
+                    raise SpecError(f"spec.encodings[{i}].colors[{j}]", f"{c!r} is not #rrggbb")
 
     lg = spec.legend
     _one_of(lg.form, LEGEND_FORMS, "spec.legend.form")

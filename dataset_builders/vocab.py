@@ -12,8 +12,10 @@ import numpy as np
 
 __all__ = [
     "CATEGORY_POOLS",
+    "NAMED_COLORS",
     "PALETTES",
     "TOPICS",
+    "color_name",
     "Topic",
     "pick",
     "pick_categories",
@@ -91,6 +93,21 @@ PALETTES: tuple[tuple[str, ...], ...] = (
     ("#4472c4", "#ed7d31", "#a5a5a5", "#ffc000", "#5b9bd5", "#70ad47", "#264478", "#9e480e",
      "#636363", "#997300"),
 )
+
+
+NAMED_COLORS: dict[str, str] = {
+    "blue": "#1f77b4", "orange": "#ff7f0e", "green": "#2ca02c", "red": "#d62728",
+    "purple": "#9467bd", "brown": "#8c564b", "pink": "#e377c2", "gray": "#7f7f7f",
+    "cyan": "#17becf", "black": "#000000", "yellow": "#ffd92f",
+}
+"""Colours people name the same way; probes that ask for a mark's colour use only these."""
+
+_NAME_OF = {hex_.lower(): name for name, hex_ in NAMED_COLORS.items()}
+
+
+def color_name(hex_color: str) -> str | None:
+    """Plain name of a colour from NAMED_COLORS, or None if it has no unambiguous name."""
+    return _NAME_OF.get(hex_color.lower())
 
 
 def pick(rng: np.random.Generator, seq):

@@ -46,8 +46,9 @@ def draw_bars(spec, ax: Any, *, layout: str = "single", horizontal: bool = False
     for s, (ser, enc) in enumerate(zip(series, spec.encodings)):
         vals = np.asarray(ser.values, dtype=float)
         # Hatches are drawn in the edge colour: white lines show on any fill.
-        kw = {"color": enc.color, "hatch": enc.hatch or None,
-              "edgecolor": "white" if enc.hatch else enc.color, "linewidth": 0.5 if enc.hatch else 0}
+        fill = list(enc.colors) if enc.colors else enc.color  # per-bar palette when given
+        kw = {"color": fill, "hatch": enc.hatch or None,
+              "edgecolor": "white" if enc.hatch else fill, "linewidth": 0.5 if enc.hatch else 0}
         if horizontal:
             bars = ax.barh(pos + offsets[s], vals, height=width, left=base.copy(), **kw)
         else:

@@ -1,0 +1,1 @@
+"""Probe templates, one file each, registered with ``@template("<ID>")``."""
