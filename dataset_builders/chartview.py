@@ -17,7 +17,7 @@ from .registry import CHARTS
 from .spec import ChartSpec
 from .vocab import color_name
 
-__all__ = ["Geometry", "GEOMETRIES", "ChartView", "VISUAL_MARGIN"]
+__all__ = ["GEOMETRIES", "VISUAL_MARGIN", "ChartView", "Geometry"]
 
 VISUAL_MARGIN = 0.04
 """Two marks whose sizes differ by less than this fraction of the largest mark count as a
@@ -33,27 +33,37 @@ class Geometry:
     """True if the visual reading order runs opposite to the data order."""
 
 
-_BAR_WORDS = {"noun": "bar", "nouns": "bars", "first": "leftmost", "last": "rightmost",
+_BAR_WORDS = {"noun": "bar", "nouns": "bars", "first": "leftmost", "last": "rightmost", "first_mark": "leftmost bar",
+              "last_mark": "rightmost bar",
               "big": "tallest", "small": "shortest", "size": "height", "sizes": "heights",
               "bigger": "taller", "along": "from left to right", "counting": "counting from the left",
-              "axis_hint": "Ignore all text on the axes and judge only the bar heights."}
+              "above_avg": "taller than the average bar height",
+              "axis_hint": "Ignore all text on the axes and judge only the bar heights.",
+              "color_hint": "Ignore all text on the axes and judge only the bar colours."}
 
 GEOMETRIES: dict[str, Geometry] = {
     "bar": Geometry(MappingProxyType(_BAR_WORDS)),
     # matplotlib's barh puts category 0 at the bottom; our hbar inverts the axis so data order
     # reads top to bottom, the way people read a ranked list.
     "hbar": Geometry(MappingProxyType({
-        **_BAR_WORDS, "first": "topmost", "last": "bottommost", "big": "longest",
+        **_BAR_WORDS, "first": "topmost", "last": "bottommost", "first_mark": "topmost bar",
+        "last_mark": "bottommost bar", "big": "longest",
         "small": "shortest", "size": "length", "sizes": "lengths", "bigger": "longer",
         "along": "from top to bottom", "counting": "counting from the top",
+        "above_avg": "longer than the average bar length",
         "axis_hint": "Ignore all text on the axes and judge only the bar lengths."})),
     # Wedges start at twelve o'clock and run clockwise (startangle=90, counterclock=False).
     "pie": Geometry(MappingProxyType({
         "noun": "segment", "nouns": "segments", "first": "first (clockwise from twelve o'clock)",
-        "last": "last (clockwise from twelve o'clock)", "big": "largest", "small": "smallest",
+        "last": "last (clockwise from twelve o'clock)",
+        "first_mark": "first segment clockwise from twelve o'clock",
+        "last_mark": "last segment clockwise from twelve o'clock", "big": "largest", "small": "smallest",
         "size": "size", "sizes": "sizes", "bigger": "larger", "along": "clockwise from twelve o'clock",
         "counting": "counting clockwise from twelve o'clock",
-        "axis_hint": "Ignore all text in the chart and judge only the segment sizes."})),
+        # "above average" on a pie is a share of the whole: bigger than 1/n of the disc.
+        "above_avg": "larger than an equal share of the pie",
+        "axis_hint": "Ignore all text in the chart and judge only the segment sizes.",
+        "color_hint": "Ignore all text in the chart and judge only the segment colours."})),
 }
 
 
@@ -89,6 +99,15 @@ class ChartView:
         """Data indices in visual reading order (position 1 first)."""
         idx = tuple(range(self.n))
         return idx[::-1] if self.geometry.reversed_order else idx
+
+    @property
+    def values_readable(self) -> bool:
+        """True if absolute values can be read off the image (a value axis or value labels).
+
+        A pie without value labels shows only shares, so "what is the value of X" has no
+        visual answer there; templates that need absolute values check this.
+        """
+        return bool(self.spec.style.value_labels or CHARTS.get(self.spec.kind).value_axis)
 
     def index(self, label: str) -> int:
         """Data index of ``label`` (KeyError naming it if absent)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .card import read_card_metadata
 
-__all__ = ["PushPlan", "PushError", "plan_push", "push_release"]
+__all__ = ["PushError", "PushPlan", "plan_push", "push_release"]
 
 _TAG = re.compile(r"^v\d+\.\d+\.\d+([.-][0-9A-Za-z.]+)?$")
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
@@ -82,7 +82,7 @@ def push_release(plan: PushPlan, *, endpoint: str | None = None) -> str:
         raise PushError("HF_HUB_OFFLINE is set: cannot reach the Hub") from None
     except HfHubHTTPError as exc:
         raise PushError(f"the Hub refused the push: {str(exc).splitlines()[0]}") from None
-    except Exception as exc:  # transport errors: their class differs across hub/httpx versions
+    except Exception as exc:  # noqa: BLE001 - transport error classes differ across hub/httpx versions
         first = (str(exc).splitlines() or [""])[0][:200]
         raise PushError(f"cannot reach the Hub: {type(exc).__name__}: {first}") from None
     return f"{commit.commit_url} (tag {plan.tag})"

@@ -36,6 +36,7 @@ _BUILTIN_ALIASES: dict[str, tuple[str, ...]] = {
     "united arab emirates": ("uae",),
     "south korea": ("korea republic of", "republic of korea"),
     "european union": ("eu",),
+    "gray": ("grey",),  # colour probes answer with the US spelling
 }
 
 

@@ -44,7 +44,7 @@ from eval_tasks.matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_absten
 
 __all__ = [
     "ABSTAIN_ANSWER", "ABSTAIN_NORMALIZED", "ANSWER_TYPES", "Score", "extract_answer", "is_abstention",
-    "normalize", "score_answer",
+    "normalize", "score_answer", "scoring_rule",
 ]
 
 ANSWER_TYPES: tuple[str, ...] = (
@@ -178,3 +178,11 @@ def score_answer(
         normalized=normalized or "",
         abstained=abstained,
     )
+
+
+def scoring_rule(answer_type: str) -> str:
+    """One-line description of how ``answer_type`` is matched (for dataset cards and reports)."""
+    if answer_type not in MATCHERS:
+        raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {ANSWER_TYPES}")
+    doc = (type(MATCHERS[answer_type]).__doc__ or answer_type).strip().splitlines()[0]
+    return re.sub(r":\w+:`([^`]+)`", r"\1", doc)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..programs import Program, answer_of, run
 
-__all__ = ["Template", "Question", "SKILLS", "SKILL_CODES", "DOMAINS"]
+__all__ = ["DOMAINS", "SKILLS", "SKILL_CODES", "Question", "Template"]
 
 SKILLS = ("perception", "grounding", "reasoning", "complex")
 SKILL_CODES = {"perception": "P", "grounding": "G", "reasoning": "SR", "complex": "CR"}
@@ -59,9 +59,16 @@ class Template(abc.ABC):
     kinds: ClassVar[tuple[str, ...]] = ("bar", "hbar", "pie")
     held_out: ClassVar[bool] = False
     """Complex-reasoning templates: evaluation only, never in any training split."""
+    needs_values: ClassVar[bool] = False
+    """The answer needs absolute values read off the image (not just relative sizes), so it is
+    only asked where the view says they are readable (a pie needs value labels)."""
+    hint: ClassVar[str] = "axis_hint"
+    """Key of the view word prepended to perception questions (colour questions say colours)."""
 
     def applies_to(self, view: Any) -> bool:
         """Whether this template can be asked about ``view`` at all."""
+        if self.needs_values and not getattr(view, "values_readable", True):
+            return False
         return view.spec.kind in self.kinds
 
     def bind(self, view: Any, rng: np.random.Generator) -> dict[str, Any] | None:
@@ -84,8 +91,8 @@ class Template(abc.ABC):
         if answer is None:
             return None
         text = self.phrasings[int(rng.integers(len(self.phrasings)))].format(**self.slots(view, args))
-        if self.skill == "perception" and "axis_hint" in view.words:
-            text = f"{view.words['axis_hint']} {text}"
+        if self.skill == "perception" and self.hint in view.words:
+            text = f"{view.words[self.hint]} {text}"
         bbox = run(program, view) if self.answer_type == "bbox" else None
         return Question(self.name, self.skill, text, answer, self.answer_type, program,
                         tuple(bbox) if bbox is not None else None)

@@ -67,8 +67,8 @@ def trend(view: ChartView) -> str | None:
     seq = [view.values[i] for i in view.order]
     if len(seq) < 3:
         return None
-    steps = [b - a for a, b in zip(seq, seq[1:])]
-    if any(not view.visually_distinct(a, b) for a, b in zip(seq, seq[1:])):
+    steps = [b - a for a, b in itertools.pairwise(seq)]
+    if any(not view.visually_distinct(a, b) for a, b in itertools.pairwise(seq)):
         return None
     if all(s > 0 for s in steps):
         return "increasing"
@@ -119,7 +119,11 @@ def position_of(view: ChartView, label: str) -> int:
 
 @op("bbox_of")
 def bbox_of(view: ChartView, label: str) -> tuple[float, float, float, float] | None:
-    return view.box(label)
+    box = view.box(label)
+    # A clipped or sliver mark (zero width/height) has no box a model could be scored on by IoU.
+    if box is None or box[2] - box[0] < 0.005 or box[3] - box[1] < 0.005:
+        return None
+    return box
 
 
 @op("color_of")
