@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["write_card", "read_card_metadata"]
+__all__ = ["read_card_metadata", "write_card"]
 
 
 def _dataset_info(config: str, splits: dict[str, Any], files: dict[str, list[str]]) -> dict:
@@ -58,7 +58,9 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
     }
     header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     path = folder / "README.md"
-    path.write_text(f"---\n{header}---\n\n{_body(builder, preset, built, digest, command, generator_version)}")
+    body = _body(builder, preset, built, digest, command, generator_version)
+    extra = builder.card_extra(built)
+    path.write_text(f"---\n{header}---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else ""))
     return path
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import __version__
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "main"]
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -32,7 +32,7 @@ from .card import write_card
 from .preset import Preset, load_preset, preset_path
 from .registry import DATASETS
 
-__all__ = ["build_release", "content_hash", "ReleaseError", "ReleaseInfo", "MAX_SHARD_BYTES"]
+__all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash"]
 
 MAX_SHARD_BYTES = 500 * 1024 * 1024
 """Parquet files are split so that none holds more than this much Arrow data."""
@@ -177,6 +177,10 @@ def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str 
                               disable=not progress):
         built.setdefault(config, {})[split] = _build_split(builder, recipe, config, split,
                                                            num_proc, cache_dir)
+    try:
+        builder.verify(built)
+    except ValueError as exc:
+        raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
     digest = content_hash(built)
     files = {c: {s: _write_parquet(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}

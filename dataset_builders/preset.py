@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["Preset", "PresetError", "ConfigPreset", "load_preset", "preset_path", "CONFIG_DIR"]
+__all__ = ["CONFIG_DIR", "ConfigPreset", "Preset", "PresetError", "load_preset", "preset_path"]
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 

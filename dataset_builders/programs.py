@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Program", "OPS", "op", "run", "format_answer", "answer_of"]
+__all__ = ["OPS", "Program", "answer_of", "format_answer", "op", "run"]
 
 OPS: dict[str, Callable[..., Any]] = {}
 

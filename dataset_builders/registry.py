@@ -16,8 +16,20 @@ import pkgutil
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["Registry", "RegistryError", "chart", "template", "intervention", "flaw", "dataset",
-           "CHARTS", "TEMPLATES", "INTERVENTIONS", "FLAWS", "DATASETS"]
+__all__ = [
+    "CHARTS",
+    "DATASETS",
+    "FLAWS",
+    "INTERVENTIONS",
+    "TEMPLATES",
+    "Registry",
+    "RegistryError",
+    "chart",
+    "dataset",
+    "flaw",
+    "intervention",
+    "template",
+]
 
 
 class RegistryError(RuntimeError):

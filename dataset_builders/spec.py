@@ -28,9 +28,24 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SPEC_VERSION", "SpecError", "Series", "DataTable", "Encoding", "LegendSpec",
-           "AxesSpec", "StyleSpec", "ChartSpec", "LEGEND_FORMS", "LEGEND_POSITIONS",
-           "LINE_STYLES", "MARKERS", "HATCHES", "SCALES", "THEMES"]
+__all__ = [
+    "HATCHES",
+    "LEGEND_FORMS",
+    "LEGEND_POSITIONS",
+    "LINE_STYLES",
+    "MARKERS",
+    "SCALES",
+    "SPEC_VERSION",
+    "THEMES",
+    "AxesSpec",
+    "ChartSpec",
+    "DataTable",
+    "Encoding",
+    "LegendSpec",
+    "Series",
+    "SpecError",
+    "StyleSpec",
+]
 
 SPEC_VERSION = "chartprobe.spec/1"
 

@@ -9,10 +9,20 @@ from __future__ import annotations
 import math
 
 from .registry import CHARTS
-from .spec import (HATCHES, LEGEND_FORMS, LEGEND_POSITIONS, LINE_STYLES, MARKERS, SCALES, THEMES,
-                   ChartSpec, SpecError, _HEX)
+from .spec import (
+    _HEX,
+    HATCHES,
+    LEGEND_FORMS,
+    LEGEND_POSITIONS,
+    LINE_STYLES,
+    MARKERS,
+    SCALES,
+    THEMES,
+    ChartSpec,
+    SpecError,
+)
 
-__all__ = ["validate_spec", "check_finite"]
+__all__ = ["check_finite", "validate_spec"]
 
 
 def check_finite(values, path: str) -> None:

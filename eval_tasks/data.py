@@ -26,6 +26,7 @@ ENV_VAR = "CHARTPROBE_DATA"
 HUB_REPOS: dict[str, tuple[str, str]] = {
     # release name -> (Hub dataset repo, pinned revision tag); bump the tag with the task version.
     "smoke": ("chartprobe/chartprobe-smoke", "v0.1.0"),
+    "probes": ("chartprobe/chartprobe-probes", "v0.1.0"),
 }
 
 
@@ -80,17 +81,27 @@ def image_token_for(metadata: dict[str, Any]) -> str:
     return "" if metadata.get("base_url") else IMAGE_TOKEN
 
 
-def load_release(chartprobe_release: str, chartprobe_config: str = "default", **lm_eval_metadata: Any):
+def load_release(chartprobe_release: str, chartprobe_config: str = "default",
+                 chartprobe_where: dict[str, Any] | None = None, **lm_eval_metadata: Any):
     """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
 
     This is the ``custom_dataset`` callable of the lm-eval tasks (see the module docstring
     for why it accepts extra keyword arguments). It adds an ``image_token`` column that the
     task prompts start with: ``<image>`` for local models, empty for API models
-    (:func:`image_token_for`), so one task serves both kinds of model.
+    (:func:`image_token_for`), so one task serves both kinds of model. ``chartprobe_where``
+    keeps only rows whose columns equal the given values (e.g. ``{skill: perception}``), so
+    one config can feed one task per skill.
     """
     import datasets
 
     dd = datasets.load_dataset(name=chartprobe_config, **resolve_release(chartprobe_release))
     token = image_token_for(lm_eval_metadata)
-    return datasets.DatasetDict({split: ds.add_column("image_token", [token] * len(ds))
-                                 for split, ds in dd.items()})
+    where = dict(chartprobe_where or {})
+    out = {}
+    for split, ds in dd.items():
+        if where:  # input_columns: compare plain columns without decoding a single image
+            cols = sorted(where)
+            ds = ds.filter(lambda *vals, cols=cols: all(v == where[c] for c, v in zip(cols, vals)),
+                           input_columns=cols)
+        out[split] = ds.add_column("image_token", [token] * len(ds))
+    return datasets.DatasetDict(out)

@@ -9,17 +9,31 @@ from tiny_vlm import build_tiny_vlm
 
 
 @pytest.fixture(scope="session")
-def smoke_release(tmp_path_factory) -> Path:
-    """The ``chartprobe-smoke`` release folder (Hub layout, 20 rows, ``default``/``test``).
-
-    Its parent is what ``CHARTPROBE_DATA`` must name to point the tasks at it.
-    """
+def release_root(tmp_path_factory) -> Path:
+    """One folder holding the small release of every registered dataset (what ``CHARTPROBE_DATA``
+    names), built once per test session with two worker processes."""
     from dataset_builders.hub import build_release
+    from dataset_builders.registry import DATASETS
 
-    return build_release("smoke", tmp_path_factory.mktemp("releases")).path
+    root = tmp_path_factory.mktemp("releases")
+    for name in DATASETS.names():
+        build_release(name, root, "small", num_proc=2)
+    return root
+
+
+@pytest.fixture(scope="session")
+def smoke_release(release_root) -> Path:
+    """The ``chartprobe-smoke`` release folder (Hub layout, 20 rows, ``default``/``test``)."""
+    return release_root / "chartprobe-smoke"
 
 
 @pytest.fixture(scope="session")
 def tiny_vlm(tmp_path_factory) -> Path:
     """Directory of the seeded tiny LLaVA (model + tokenizer + processor), see ``tests/tiny_vlm.py``."""
     return build_tiny_vlm(tmp_path_factory.mktemp("tiny_vlm"))
+
+
+@pytest.fixture(scope="session")
+def probes_release(release_root) -> Path:
+    """The small ``chartprobe-probes`` release (all seven configs)."""
+    return release_root / "chartprobe-probes"

@@ -24,7 +24,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server naming)
+    def do_POST(self) -> None:
         data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         self.server.calls.append({"path": self.path, "auth": self.headers.get("authorization"),
                                   "body": data})
@@ -46,7 +46,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._reply(200, {})
         return self._reply(404, {"error": f"unexpected call {self.path}"})
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self.server.calls.append({"path": self.path, "auth": self.headers.get("authorization"), "body": b""})
         self._reply(404, {"error": f"unexpected call {self.path}"})
 

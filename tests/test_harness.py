@@ -24,7 +24,12 @@ from eval_tasks.runner import lm_eval_argv, tasks_path
 
 # Every task and tag lm-eval must see in the include path. A YAML that fails to parse is
 # skipped silently by lm-eval, so this list is the only guard against losing a task.
-EXPECTED_NAMES = ["chartprobe_smoke"]
+PROBE_LEAVES = [f"chartprobe_probes_{d}_{s}" for d in ("bar", "hbar", "pie", "shapes")
+                for s in ("perception", "grounding", "reasoning")]
+CR_LEAVES = [f"chartprobe_cr_{d}" for d in ("bar", "pie", "shapes")]
+TAGS = ["chartprobe_complex", "chartprobe_grounding", "chartprobe_perception", "chartprobe_reasoning",
+        *(f"chartprobe_probes_{d}" for d in ("bar", "hbar", "pie", "shapes"))]
+EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
@@ -84,6 +89,9 @@ def test_include_path_lists_exactly_the_expected_tasks_and_tags():
     names = _task_manager().all_tasks
     assert sorted(names) == EXPECTED_NAMES
     assert all(n.startswith("chartprobe_") or n == "chartprobe" for n in names)
+    # The umbrella group aggregates exactly the benchmark leaves (and never matches 'chartprobe_*').
+    group = _task_manager().task_index["chartprobe"].cfg
+    assert sorted(group["task"]) == sorted(PROBE_LEAVES + CR_LEAVES)
 
 
 @pytest.mark.parametrize("metadata,tokens", [
@@ -291,3 +299,26 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
     _assert_metric_structure(out, "chartprobe_smoke")
     # base_url in --model_args made the task drop the placeholder for the API model.
     assert all("<image>" not in s["arguments"]["gen_args_0"]["arg_0"] for s in _samples(out, "chartprobe_smoke"))
+
+
+# ---------------------------------------------------------------- ChartProbe tasks
+
+
+@pytest.mark.slow
+def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release_root, tmp_path):
+    """`lm_eval --tasks 'chartprobe_*' --limit 5` on the small releases with the tiny VLM."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
+           "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32", "--device", "cpu",
+           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "5",
+           "--include_path", tasks_path(), "--output_path", str(out)]
+    env = {**_eval_env(release_root / "chartprobe-smoke", tmp_path)}
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    results = _results(out)["results"]
+    for leaf in PROBE_LEAVES:
+        assert 0.0 <= results[leaf]["accuracy,none"] <= 1.0
+        assert "parse_fail_rate,none" in results[leaf]
+    for leaf in CR_LEAVES:
+        assert {"fuzzy,none", "accuracy,none", "parse_fail_rate,none"} <= set(results[leaf])
+    assert "chartprobe_smoke" in results

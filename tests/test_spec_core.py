@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from dataset_builders.registry import CHARTS, Registry, RegistryError
+from dataset_builders.registry import CHARTS, RegistryError
 from dataset_builders.rng import rng_for, stable_int
 from dataset_builders.spec import SPEC_VERSION, ChartSpec, DataTable, Encoding, Series, SpecError
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from ..preset import Preset
 
-__all__ = ["DatasetBuilder", "BASE_FEATURES", "base_features"]
+__all__ = ["BASE_FEATURES", "DatasetBuilder", "base_features"]
 
 BASE_FEATURES: dict[str, str] = {
     "id": "string",
@@ -65,3 +65,14 @@ class DatasetBuilder(abc.ABC):
     @abc.abstractmethod
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
         """Yield the rows of one item; must depend only on ``(preset, config, split, key)``."""
+
+    def verify(self, built: dict[str, dict[str, Any]]) -> None:
+        """Check release-wide invariants (e.g. split disjointness) before anything is written.
+
+        ``built`` maps config -> split -> ``datasets.Dataset``. Raise ``ValueError`` with one
+        clear line to refuse the release; the default accepts everything.
+        """
+
+    def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
+        """Extra markdown for the dataset card (template tables, metrics...); default none."""
+        return ""

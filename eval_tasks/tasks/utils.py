@@ -21,3 +21,19 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]
         "relaxed_score": float(score.score),
         "parse_fail_rate": float(score.parse_failed),
     }
+
+
+def process_probe(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
+    """ChartProbe probe: paper accuracy (recall for lists, exact/±5%/IoU otherwise) + parse failures."""
+    from eval_tasks.metrics.probes import score_record
+
+    rec = score_record(doc, results[0])
+    return {"accuracy": rec["accuracy"], "parse_fail_rate": float(rec["parse_failed"])}
+
+
+def process_cr(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
+    """Held-out complex reasoning: RapidFuzz ratio (paper) and strict accuracy by answer type."""
+    from eval_tasks.metrics.probes import score_record
+
+    rec = score_record({**doc, "held_out": True}, results[0])
+    return {"fuzzy": rec["fuzzy"], "accuracy": float(rec["correct"]), "parse_fail_rate": float(rec["parse_failed"])}

@@ -1,0 +1,28 @@
+"""S-R-SAME-ATTR: do two named objects share a colour / shape / size / fill (simple reasoning)."""
+
+from __future__ import annotations
+
+from ..registry import template
+from ..scenes.view import ATTRS
+from ._scene_ops import SceneTemplate, choose, referable
+
+
+@template("S-R-SAME-ATTR")
+class SameAttr(SceneTemplate):
+    skill = "reasoning"
+    answer_type = "bool"
+    op = "scene_same"
+    description = "Test whether two objects share an attribute (CLEVR's same-material test)."
+    phrasings = (
+        "Do {ref_text} and {ref_b_text} have the same {attr_word}?",
+        "Is the {attr_word} of {ref_text} the same as the {attr_word} of {ref_b_text}?",
+    )
+
+    def bind(self, view, rng):
+        attr = choose(rng, ATTRS)
+        # Neither description may mention the compared attribute.
+        refs = referable(view, exclude=(attr,))
+        if len(refs) < 2:
+            return None
+        i, j = rng.choice(len(refs), size=2, replace=False)
+        return {"ref": refs[int(i)][1], "ref_b": refs[int(j)][1], "attr": attr}

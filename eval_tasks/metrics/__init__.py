@@ -1,0 +1,1 @@
+"""Metrics: pure functions over scored records, shared by lm-eval aggregation and ``chartprobe report``."""

@@ -1,0 +1,121 @@
+"""chartprobe-probes: configs, oracle through the real scorer, disjointness, card, no CR in training."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from datasets import load_dataset
+
+from dataset_builders.card import read_card_metadata
+from dataset_builders.datasets.probes import ProbesDataset, config_domain
+from dataset_builders.probe_domains import PROBE_DOMAINS
+from dataset_builders.programs import Program, answer_of
+from dataset_builders.registry import TEMPLATES
+from eval_tasks.metrics.probes import per_skill_accuracy, score_record
+
+CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes"]
+
+
+def _splits(config):
+    return ["test"] if config.startswith("cr_") else ["train", "validation", "test"]
+
+
+@pytest.fixture(scope="module")
+def rows(probes_release):
+    out = {}
+    for config in CONFIGS:
+        for split in _splits(config):
+            ds = load_dataset(str(probes_release), config, split=split)
+            out[(config, split)] = ds.remove_columns(["image"]).to_list()
+    return out
+
+
+def test_all_seven_configs_load(probes_release):
+    meta = read_card_metadata(probes_release)
+    assert sorted(c["config_name"] for c in meta["configs"]) == sorted(CONFIGS)
+    ds = load_dataset(str(probes_release), "pie", split="test")
+    assert len(ds) > 0 and ds[0]["image"].mode == "RGB"
+    assert set(ds["chart_kind"]) == {"pie"}
+
+
+def _oracle_answer(row: dict) -> str:
+    """Answer from the spec alone: re-render (for boxes) and re-run the recorded program."""
+    domain = PROBE_DOMAINS[row["domain"]]
+    spec = domain.spec_from_json(row["spec"])
+    boxes = domain.render(spec).boxes if row["answer_type"] == "bbox" else {}
+    return answer_of(Program.from_json(row["program"]), domain.view(spec, boxes), row["answer_type"])
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_oracle_scores_100_percent_through_the_real_scorer(rows, config):
+    for split in _splits(config):
+        records = [score_record(r, _oracle_answer(r)) for r in rows[(config, split)]]
+        assert records, f"{config}/{split} is empty"
+        assert all(r["accuracy"] == 1.0 and not r["parse_failed"] for r in records), config
+        assert set(per_skill_accuracy(records).values()) == {1.0}
+
+
+def test_every_probe_chart_gets_three_probes_per_skill(rows):
+    for config in ["bar", "hbar", "pie", "shapes"]:
+        for split in _splits(config):
+            per_chart: dict[str, list[str]] = {}
+            for r in rows[(config, split)]:
+                per_chart.setdefault(r["chart_id"], []).append(r["skill"])
+            for skills in per_chart.values():
+                assert sorted(skills) == sorted(["perception", "grounding", "reasoning"] * 3)
+
+
+def test_no_complex_reasoning_item_in_any_probe_split(rows):
+    for (config, split), items in rows.items():
+        held = {r["held_out"] for r in items}
+        assert held == ({True} if config.startswith("cr_") else {False}), (config, split)
+        if config.startswith("cr_"):
+            assert {r["skill"] for r in items} == {"complex"}
+
+
+def test_charts_are_disjoint_across_splits_and_cr_sets(rows):
+    seen_ids, seen_tables = {}, {}
+    for (config, split), items in rows.items():
+        domain, _ = config_domain(config)
+        for r in items:
+            assert seen_ids.setdefault(r["chart_id"], (config, split)) == (config, split)
+            spec = json.loads(r["spec"])
+            table = json.dumps(spec.get("data", spec.get("objects")), sort_keys=True)
+            assert seen_tables.setdefault((domain, table), (config, split)) == (config, split)
+
+
+def test_verify_rejects_a_repeated_data_table():
+    from datasets import Dataset
+
+    spec = json.dumps({"data": {"categories": ["A"], "series": []}})
+    a = Dataset.from_dict({"chart_id": ["bar-train-0"], "spec": [spec]})
+    b = Dataset.from_dict({"chart_id": ["bar-test-0"], "spec": [spec]})
+    with pytest.raises(ValueError, match="repeats a data table"):
+        ProbesDataset().verify({"bar": {"train": a, "test": b}})
+
+
+def test_tiers_cover_the_paper_ranges(rows):
+    tiers = {"simple": (3, 5), "medium": (6, 10), "complex": (11, 24)}
+    for r in rows[("bar", "train")]:
+        lo, hi = tiers[r["tier"]]
+        assert lo <= r["n_marks"] <= hi
+    assert {r["tier"] for r in rows[("bar", "train")]} == set(tiers)
+
+
+def test_card_lists_every_template_and_cites_the_paper(probes_release):
+    card = (probes_release / "README.md").read_text()
+    assert "ChartProbe: A Diagnostic Study on Visual Reasoning" in card and "bibtex" in card
+    for name, cls in TEMPLATES.items():
+        line = next((ln for ln in card.splitlines() if ln.startswith(f"| `{name}` |")), None)
+        assert line is not None, f"{name} missing from the card"
+        assert f"| {cls.answer_type} |" in line and "(no applicable chart)" not in line, line
+
+
+def test_bbox_rows_carry_target_boxes(rows):
+    bbox_rows = [r for items in rows.values() for r in items if r["answer_type"] == "bbox"]
+    assert bbox_rows
+    for r in bbox_rows:
+        assert r["target_bbox"] == pytest.approx(json.loads(r["answer"]), abs=1e-4)
+        assert all(0.0 <= v <= 1.0 for v in r["target_bbox"])
+    assert all(r["target_bbox"] is None for items in rows.values() for r in items if r["answer_type"] != "bbox")
