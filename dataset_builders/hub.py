@@ -71,7 +71,6 @@ def _preset_from_json(text: str) -> Preset:
 def _build_split(builder, preset: Preset, config: str, split: str, num_proc: int, cache_dir: Path):
     from datasets import Dataset
     from datasets.exceptions import DatasetGenerationError
-    from datasets.utils.logging import disable_progress_bar, enable_progress_bar
 
     keys = builder.item_keys(preset, config, split)
     shards = [keys[i:i + preset.shard_size] for i in range(0, len(keys), preset.shard_size)]
@@ -79,7 +78,6 @@ def _build_split(builder, preset: Preset, config: str, split: str, num_proc: int
         return Dataset.from_dict({}, features=builder.features(config))
     gen_kwargs = {"shards": shards, "dataset": builder.name, "config": config, "split": split,
                   "preset_json": preset.to_json()}
-    disable_progress_bar()  # our own tqdm bar (cli) is the one users read
     try:
         return Dataset.from_generator(
             _generate, features=builder.features(config), gen_kwargs=gen_kwargs,
@@ -89,8 +87,6 @@ def _build_split(builder, preset: Preset, config: str, split: str, num_proc: int
         cause = exc.__cause__ or exc
         raise ReleaseError(f"building {builder.name} {config}/{split} failed: "
                            f"{type(cause).__name__}: {cause}") from exc
-    finally:
-        enable_progress_bar()
 
 
 def content_hash(release: dict[str, dict[str, Any]]) -> str:
@@ -167,6 +163,23 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
 
 
 def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None, progress: bool):
+    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
+
+    # datasets' own row-count bar is the useful one while generating; its per-file parquet
+    # bars are noise, and --quiet silences everything.
+    was_enabled = is_progress_bar_enabled()
+    try:
+        if not progress:
+            disable_progress_bar()
+        return _build_splits_and_card(builder, recipe, tmp, num_proc, command, progress)
+    finally:
+        if was_enabled:
+            enable_progress_bar()
+
+
+def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None,
+                           progress: bool):
+    from datasets.utils.logging import disable_progress_bar
     from tqdm.auto import tqdm
 
     release_dir = tmp / "release"
@@ -182,26 +195,21 @@ def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str 
     except ValueError as exc:
         raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
     digest = content_hash(built)
+    disable_progress_bar()
     files = {c: {s: _write_parquet(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}
     num_rows = {c: {s: len(ds) for s, ds in splits.items()} for c, splits in built.items()}
     write_card(release_dir, builder, recipe, built, files, digest,
                command=command or f"chartprobe build {builder.name} --preset {recipe.preset}",
                generator_version=GENERATOR_VERSION)
-    for splits in built.values():  # release the memory maps before the cache is deleted
-        for ds in splits.values():
-            del ds
-    built.clear()
+    built.clear()  # drop the memory-mapped datasets before their cache folder is deleted
     shutil.rmtree(cache_dir, ignore_errors=True)
     return digest, num_rows
 
 
 def _swap_into_place(tmp: Path, final: Path) -> None:
     """Rename the finished release over ``final``; the old one is removed only afterwards."""
-    staged = tmp / "release"
-    old = None
-    if final.exists():
-        old = tmp / "previous"
-        os.replace(final, old)
-    os.replace(staged, final)
+    if final.exists():  # park the old release inside tmp, which is deleted last
+        os.replace(final, tmp / "previous")
+    os.replace(tmp / "release", final)
     shutil.rmtree(tmp, ignore_errors=True)
