@@ -32,6 +32,36 @@ _SINGULAR = {"countries": "country", "products": "product", "years": "year", "ci
              "departments": "department", "months": "month", "quarters": "quarter"}
 
 
+def sample_regime_values(rng: np.random.Generator, n: int, lo: float, hi: float) -> tuple[float, ...]:
+    """``n`` distinct integers in [lo, hi] under a random *regime*, so that categorical probes
+    are not answerable by their majority class.
+
+    Order is shuffled, ascending or descending (one third each: trend questions then see
+    increasing, decreasing and fluctuating series alike) and the spread is wide or narrow
+    (half each: "is the tallest more than twice the shortest?" is then yes or no alike).
+    Ascending/descending values are spaced evenly with jitter so neighbours stay visibly
+    different when the range allows it.
+    """
+    lo_i, hi_i = int(lo), int(hi)
+    if rng.random() < 0.5:  # narrow: max stays below 1.6x min
+        lo_i = max(lo_i, int(hi_i / 1.6) + 1)
+    order = int(rng.integers(3))
+    pool = np.arange(lo_i, hi_i + 1)
+    if n > len(pool):  # too narrow for n distinct values: fall back to the full range
+        pool = np.arange(int(lo), hi_i + 1)
+    if order == 0:
+        return tuple(float(v) for v in rng.choice(pool, size=n, replace=False))
+    # Evenly spaced picks with jitter: neighbours differ by about the range / n.
+    edges = np.linspace(0, len(pool), n + 1)
+    idx = [int(rng.integers(int(np.ceil(a)), max(int(np.ceil(a)) + 1, int(np.floor(b))))) for a, b in
+           zip(edges[:-1], edges[1:])]
+    vals = sorted({int(pool[min(i, len(pool) - 1)]) for i in idx})
+    while len(vals) < n:  # rounding collisions on tiny ranges: top up with unused values
+        vals = sorted(set(vals) | {int(v) for v in rng.choice(pool, size=n - len(vals), replace=False)})
+    vals = vals[:n] if order == 1 else vals[:n][::-1]
+    return tuple(float(v) for v in vals)
+
+
 @dataclass(frozen=True)
 class ProbeDomain(abc.ABC):
     """How one domain samples, renders and views its items."""
@@ -72,9 +102,8 @@ class ChartDomain(ProbeDomain):
         pools = tuple(p for p in _SINGULAR if len(CATEGORY_POOLS[p]) >= n)
         topic = pick(rng, [t for t in TOPICS if set(t.pools) & set(pools)])
         pool, cats = pick_categories(rng, topic, n, pools)
-        v_lo, v_hi = topic.value_range or (5.0, 100.0)
-        values = rng.choice(np.arange(int(v_lo), int(v_hi) + 1), size=n, replace=False)
-        series = Series(pick(rng, topic.series), tuple(float(v) for v in values), topic.unit)
+        values = sample_regime_values(rng, n, *(topic.value_range or (5.0, 100.0)))
+        series = Series(pick(rng, topic.series), values, topic.unit)
         return ChartSpec(
             kind=self.name, data=DataTable(tuple(cats), (series,)),
             encodings=self._encodings(rng, n), legend=self._legend(rng),

@@ -119,3 +119,30 @@ def test_bbox_rows_carry_target_boxes(rows):
         assert r["target_bbox"] == pytest.approx(json.loads(r["answer"]), abs=1e-4)
         assert all(0.0 <= v <= 1.0 for v in r["target_bbox"])
     assert all(r["target_bbox"] is None for items in rows.values() for r in items if r["answer_type"] != "bbox")
+
+
+# Closed answer sets: a majority class above 1.5x uniform would let a model pass by guessing.
+CLOSED_ANSWERS = {"P-HEIGHT-2X": 2, "P-HEIGHT-COMPARE": 2, "P-TREND-PATTERN": 3,
+                  "S-R-MORE-THAN": 2, "S-R-SAME-ATTR": 2, "S-CR-EQUAL-COUNTS": 2}
+
+
+@pytest.mark.parametrize("template_id,n_classes", sorted(CLOSED_ANSWERS.items()))
+def test_closed_answer_templates_are_balanced(template_id, n_classes):
+    from collections import Counter
+
+    from dataset_builders.probe_domains import TIERS
+    from dataset_builders.rng import rng_for
+
+    tpl = TEMPLATES.get(template_id)()
+    domains = ["shapes"] if tpl.domain == "shapes" else ["bar", "hbar", "pie"]
+    answers = Counter()
+    for d in domains:
+        domain = PROBE_DOMAINS[d]
+        for i in range(240 // len(domains)):
+            spec = domain.sample(rng_for(11, d, i), TIERS[i % 3])
+            q = tpl.instantiate(domain.view(spec, {}), rng_for(11, d, i, template_id))
+            if q is not None:
+                answers[q.answer] += 1
+    assert len(answers) == n_classes, answers
+    share = max(answers.values()) / sum(answers.values())
+    assert share <= 1.5 / n_classes, (template_id, answers)

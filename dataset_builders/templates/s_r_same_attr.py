@@ -24,5 +24,11 @@ class SameAttr(SceneTemplate):
         refs = referable(view, exclude=(attr,))
         if len(refs) < 2:
             return None
-        i, j = rng.choice(len(refs), size=2, replace=False)
-        return {"ref": refs[int(i)][1], "ref_b": refs[int(j)][1], "attr": attr}
+        # Aim at a yes or a no with equal odds (random pairs mostly differ, which would make
+        # "no" a shortcut); fall back to any pair when the scene has no pair of that kind.
+        want_same = bool(rng.random() < 0.5)
+        pairs = [(a, b) for a in range(len(refs)) for b in range(len(refs)) if a != b]
+        same = [p for p in pairs if (getattr(view.objects[refs[p[0]][0]], attr)
+                                     == getattr(view.objects[refs[p[1]][0]], attr)) == want_same]
+        i, j = choose(rng, same or pairs)
+        return {"ref": refs[i][1], "ref_b": refs[j][1], "attr": attr}
