@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,8 +54,8 @@ def sample_regime_values(rng: np.random.Generator, n: int, lo: float, hi: float)
         return tuple(float(v) for v in rng.choice(pool, size=n, replace=False))
     # Evenly spaced picks with jitter: neighbours differ by about the range / n.
     edges = np.linspace(0, len(pool), n + 1)
-    idx = [int(rng.integers(int(np.ceil(a)), max(int(np.ceil(a)) + 1, int(np.floor(b))))) for a, b in
-           zip(edges[:-1], edges[1:])]
+    idx = [int(rng.integers(int(np.ceil(a)), max(int(np.ceil(a)) + 1, int(np.floor(b)))))
+           for a, b in itertools.pairwise(edges)]
     vals = sorted({int(pool[min(i, len(pool) - 1)]) for i in idx})
     while len(vals) < n:  # rounding collisions on tiny ranges: top up with unused values
         vals = sorted(set(vals) | {int(v) for v in rng.choice(pool, size=n - len(vals), replace=False)})
