@@ -202,6 +202,12 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
     write_card(release_dir, builder, recipe, built, files, digest,
                command=command or f"chartprobe build {builder.name} --preset {recipe.preset}",
                generator_version=GENERATOR_VERSION)
+    for rel, payload in builder.card_files(built).items():
+        target = (release_dir / rel).resolve()
+        if release_dir.resolve() not in target.parents:  # a builder bug must not write elsewhere
+            raise ReleaseError(f"card file {rel!r} escapes the release folder")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(payload)
     built.clear()  # drop the memory-mapped datasets before their cache folder is deleted
     shutil.rmtree(cache_dir, ignore_errors=True)
     return digest, num_rows

@@ -27,6 +27,7 @@ HUB_REPOS: dict[str, tuple[str, str]] = {
     # release name -> (Hub dataset repo, pinned revision tag); bump the tag with the task version.
     "smoke": ("chartprobe/chartprobe-smoke", "v0.1.0"),
     "probes": ("chartprobe/chartprobe-probes", "v0.1.0"),
+    "families": ("chartprobe/chartprobe-families", "v0.1.0"),
 }
 
 

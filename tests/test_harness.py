@@ -29,7 +29,10 @@ PROBE_LEAVES = [f"chartprobe_probes_{d}_{s}" for d in ("bar", "hbar", "pie", "sh
 CR_LEAVES = [f"chartprobe_cr_{d}" for d in ("bar", "pie", "shapes")]
 TAGS = ["chartprobe_complex", "chartprobe_grounding", "chartprobe_perception", "chartprobe_reasoning",
         *(f"chartprobe_probes_{d}" for d in ("bar", "hbar", "pie", "shapes"))]
-EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *TAGS])
+FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
+                  ("bars", "lines", "shares", "distributions", "timelines", "resolution"))]
+TAGS += ["chartprobe_families_groups"]
+EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *FAMILY_LEAVES, *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
@@ -311,6 +314,7 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release
     cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
            "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32", "--device", "cpu",
            "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "5",
+           "--gen_kwargs", "max_gen_toks=24",  # families allow 1024 tokens; a random model uses them all
            "--include_path", tasks_path(), "--output_path", str(out)]
     env = {**_eval_env(release_root / "chartprobe-smoke", tmp_path)}
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -322,3 +326,4 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release
     for leaf in CR_LEAVES:
         assert {"fuzzy,none", "accuracy,none", "parse_fail_rate,none"} <= set(results[leaf])
     assert "chartprobe_smoke" in results
+    assert {"oa,none", "ra,none", "va,none", "cva,none", "cu,none"} <= set(results["chartprobe_families"])

@@ -76,3 +76,7 @@ class DatasetBuilder(abc.ABC):
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         """Extra markdown for the dataset card (template tables, metrics...); default none."""
         return ""
+
+    def card_files(self, built: dict[str, dict[str, Any]]) -> dict[str, bytes]:
+        """Extra files for the release folder (e.g. figures the card links to), by relative path."""
+        return {}

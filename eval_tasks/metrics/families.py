@@ -1,0 +1,179 @@
+"""Chartographer family metrics (paper §3.4, A.8, B.1, Table 1): pure functions over scored records.
+
+A *scored record* is a mapping with ``family_id``, ``role`` (original | reconstruction |
+variant), ``correct`` (bool: judged answer equivalence) and ``normalized`` (the normalized
+extracted prediction, for stale-prediction detection); ``reasoning_type`` is optional.
+
+- OA / RA / VA: accuracy on originals, reconstructions, variants (VA pools every variant).
+- RVC = 100·(VA−OA)/OA; RVC-R = 100·(VA−RA)/RA.
+- CVA: VA over the variants of families whose original is correct (D_{m,d} in A.8); CVA-R
+  conditions on the reconstruction instead (B.1).
+- OA–RA agreement and the O±R± table (Tables 8-9).
+- CU / NU / SP over D_{m,d}: correct update; stale = wrong and normalized prediction equal to
+  the original's normalized prediction; noisy = wrong and different (§3.4, A.7).
+- Two-sided paired sign-flip permutation test over families for OA→VA (Table 1 stars).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from statistics import fmean
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ITEM_FIELDS",
+    "accuracy",
+    "agreement",
+    "conditional_variant_accuracy",
+    "family_summary",
+    "from_items",
+    "o_r_table",
+    "per_reasoning_type",
+    "relative_change",
+    "score_family_record",
+    "sign_flip_test",
+    "stars",
+    "to_item",
+    "update_outcomes",
+]
+
+Record = Mapping[str, Any]
+ITEM_FIELDS = ("family_id", "role", "variant_seed", "correct", "normalized", "original_answer",
+               "reasoning_type", "judge")
+"""Field order of the per-row tuples lm-eval's ``process_results`` hands to the aggregations."""
+
+
+def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict[str, Any]:
+    """Score one prediction on a family row: typed scorer, or an LLM judge when given.
+
+    ``normalized`` always comes from the typed normalizer (exact comparison of normalized
+    extracted answers decides stale vs noisy, as in A.7); the judge only decides ``correct``.
+    """
+    from eval_tasks.scoring import score_answer
+
+    s = score_answer(prediction, doc["answer"], doc["answer_type"])
+    correct, judge_id = s.correct, "typed"
+    if judge is not None:
+        correct, judge_id = judge.decide(doc["question"], doc["answer"], s.extracted)
+    return {"family_id": doc["family_id"], "role": doc["role"], "variant_seed": doc.get("variant_seed"),
+            "correct": bool(correct), "normalized": s.normalized, "original_answer": doc.get("original_answer"),
+            "reasoning_type": doc.get("reasoning_type"), "judge": judge_id, "parse_failed": s.parse_failed}
+
+
+def to_item(record: Record) -> tuple:
+    """A scored record as the flat tuple lm-eval carries between process_results and aggregation."""
+    return tuple(record.get(f) for f in ITEM_FIELDS)
+
+
+def from_items(items: Iterable[tuple]) -> list[dict[str, Any]]:
+    """Inverse of :func:`to_item` for a whole list."""
+    return [dict(zip(ITEM_FIELDS, item)) for item in items]
+
+
+def _by_family(records: Iterable[Record]) -> dict[str, dict[str, list[Record]]]:
+    fams: dict[str, dict[str, list[Record]]] = defaultdict(lambda: defaultdict(list))
+    for r in records:
+        fams[r["family_id"]][r["role"]].append(r)
+    return fams
+
+
+def accuracy(records: Iterable[Record], role: str) -> float | None:
+    """Mean correctness over the records of ``role`` (None when there are none)."""
+    vals = [float(r["correct"]) for r in records if r["role"] == role]
+    return fmean(vals) if vals else None
+
+
+def relative_change(variant_acc: float | None, base_acc: float | None) -> float | None:
+    """RVC = 100·(VA − base)/base, with base OA (RVC) or RA (RVC-R); None if base is 0/None."""
+    if variant_acc is None or not base_acc:
+        return None
+    return 100.0 * (variant_acc - base_acc) / base_acc
+
+
+def conditional_variant_accuracy(records: Iterable[Record], control: str = "original") -> float | None:
+    """VA over variants of families whose ``control`` (original, or reconstruction for CVA-R) is correct."""
+    vals = [float(v["correct"]) for fam in _by_family(records).values()
+            if fam[control] and fam[control][0]["correct"] for v in fam["variant"]]
+    return fmean(vals) if vals else None
+
+
+def o_r_table(records: Iterable[Record]) -> dict[str, int]:
+    """Counts of families by (original correct, reconstruction correct): O−R−, O−R+, O+R−, O+R+."""
+    table = {"O-R-": 0, "O-R+": 0, "O+R-": 0, "O+R+": 0}
+    for fam in _by_family(records).values():
+        if fam["original"] and fam["reconstruction"]:
+            o, r = fam["original"][0]["correct"], fam["reconstruction"][0]["correct"]
+            table[f"O{'+' if o else '-'}R{'+' if r else '-'}"] += 1
+    return table
+
+
+def agreement(table: Mapping[str, int]) -> float | None:
+    """OA–RA agreement: share of families where original and reconstruction agree."""
+    n = sum(table.values())
+    return (table["O-R-"] + table["O+R+"]) / n if n else None
+
+
+def update_outcomes(records: Iterable[Record]) -> dict[str, float | int | None]:
+    """CU / NU / SP rates over the variants of originally solved families (plus their count n)."""
+    counts = {"CU": 0, "NU": 0, "SP": 0}
+    for fam in _by_family(records).values():
+        if not (fam["original"] and fam["original"][0]["correct"]):
+            continue
+        before = fam["original"][0]["normalized"]
+        for v in fam["variant"]:
+            outcome = "CU" if v["correct"] else ("SP" if v["normalized"] == before else "NU")
+            counts[outcome] += 1
+    n = sum(counts.values())
+    return {**{k: (c / n if n else None) for k, c in counts.items()}, "n": n}
+
+
+def sign_flip_test(records: Iterable[Record], n_resamples: int = 9999, seed: int = 0) -> float | None:
+    """Two-sided paired sign-flip permutation p-value for OA→VA over families.
+
+    Per family d_i = (mean variant correctness) − (original correctness); under H0 each d_i
+    is symmetric about 0, so its sign is flipped at random (exact when 2^n ≤ n_resamples).
+    """
+    from scipy.stats import permutation_test
+
+    diffs = [fmean(float(v["correct"]) for v in fam["variant"]) - float(fam["original"][0]["correct"])
+             for fam in _by_family(records).values() if fam["original"] and fam["variant"]]
+    if not diffs:
+        return None
+    if not any(diffs):
+        return 1.0
+    res = permutation_test((np.asarray(diffs),), np.mean, permutation_type="samples",
+                           alternative="two-sided", n_resamples=n_resamples,
+                           random_state=np.random.default_rng(seed))
+    return float(res.pvalue)
+
+
+def stars(p: float | None) -> str:
+    """Table 1's significance stars: * p<.05, ** p<.01, *** p<.001."""
+    if p is None:
+        return ""
+    return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
+
+
+def per_reasoning_type(records: Iterable[Record]) -> dict[str, dict[str, float | None]]:
+    """OA, VA and CVA per reasoning type (§5.3, Table 15)."""
+    groups: dict[str, list[Record]] = defaultdict(list)
+    for r in records:
+        groups[r.get("reasoning_type") or "unknown"].append(r)
+    return {t: {"OA": accuracy(rs, "original"), "VA": accuracy(rs, "variant"),
+                "CVA": conditional_variant_accuracy(rs)} for t, rs in sorted(groups.items())}
+
+
+def family_summary(records: Iterable[Record], n_resamples: int = 9999) -> dict[str, Any]:
+    """Every family metric in one JSON-able dict (what ``chartprobe report`` prints)."""
+    records = list(records)
+    oa, ra, va = (accuracy(records, role) for role in ("original", "reconstruction", "variant"))
+    table = o_r_table(records)
+    p = sign_flip_test(records, n_resamples)
+    return {"OA": oa, "RA": ra, "VA": va, "RVC": relative_change(va, oa), "RVC_p": p, "RVC_stars": stars(p),
+            "RVC_R": relative_change(va, ra), "CVA": conditional_variant_accuracy(records),
+            "CVA_R": conditional_variant_accuracy(records, "reconstruction"),
+            "OA_RA_agreement": agreement(table), "O_R_table": table, **update_outcomes(records),
+            "per_reasoning_type": per_reasoning_type(records), "families": len(_by_family(records))}

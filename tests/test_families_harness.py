@@ -1,0 +1,69 @@
+"""lm-eval side of chartprobe-families: task discovery, the paper's prompt, end-to-end family metrics."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from eval_tasks import data
+from eval_tasks.runner import tasks_path
+
+GROUP_TASKS = [f"chartprobe_families_{g}" for g in ("bars", "lines", "shares", "distributions", "timelines")]
+FAMILY_TASKS = ["chartprobe_families", *GROUP_TASKS, "chartprobe_families_resolution"]
+FAMILY_METRICS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp")
+PAPER_PROMPT = ("Please answer the question using the chart image. Question: {q} Please first provide a brief "
+                "rationale and then provide the answer. Use the following format: <rationale> ... your "
+                "rationale here ... </rationale> <answer> ... your final answer (entity(s) or number) ... </answer>")
+
+
+def _manager(metadata=None):
+    from lm_eval.tasks import TaskManager
+
+    return TaskManager(include_path=tasks_path(), include_defaults=False, metadata=metadata)
+
+
+def test_family_tasks_and_tag_are_discovered():
+    names = set(_manager().all_tasks)
+    assert set(FAMILY_TASKS) | {"chartprobe_families_groups"} <= names
+
+
+@pytest.mark.parametrize("metadata,tokens", [({"pretrained": "x"}, 1), ({"base_url": "http://127.0.0.1:1/v1"}, 0)],
+                         ids=["local-model", "api-model"])
+def test_family_tasks_build_with_the_papers_prompt(release_root, monkeypatch, metadata, tokens):
+    monkeypatch.setenv(data.ENV_VAR, str(release_root))
+    tasks = _manager(metadata).load(FAMILY_TASKS)["tasks"]
+    for name in FAMILY_TASKS:
+        task = tasks[name]
+        doc = task.test_docs()[0]
+        prompt = task.doc_to_text(doc)
+        assert prompt.replace("<image>", "", 1) == PAPER_PROMPT.format(q=doc["question"])
+        assert prompt.count("<image>") == tokens
+        assert task.doc_to_target(doc) == doc["answer"] and len(task.doc_to_image(doc)) == 1
+
+
+@pytest.mark.slow
+def test_lm_eval_reports_family_metrics_with_the_tiny_vlm(tiny_vlm, release_root, tmp_path):
+    """Acceptance 4: `lm_eval --tasks chartprobe_families --limit 24` (two whole families)."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
+           "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32", "--device", "cpu",
+           "--batch_size", "8", "--tasks", "chartprobe_families", "--limit", "24",
+           "--gen_kwargs", "max_gen_toks=24", "--include_path", tasks_path(), "--output_path", str(out)]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
+           "TOKENIZERS_PARALLELISM": "false"}
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
+    results = json.loads(Path(path).read_text())["results"]["chartprobe_families"]
+    for metric in FAMILY_METRICS:
+        assert f"{metric},none" in results, metric
+        assert re.search(rf"\|\s*{metric}\s*\|", run.stdout), f"{metric} not in the printed table"
+    assert 0.0 <= results["va,none"] <= 1.0 and 0.0 <= results["oa,none"] <= 1.0

@@ -1,0 +1,160 @@
+"""Chartographer family metrics reproduce the paper's arithmetic (§3.4, A.8, Tables 1, 3, 8, 9)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from datasets import load_dataset
+
+from eval_tasks.judge_equivalence import Judge, JudgeError
+from eval_tasks.metrics import families as fm
+from eval_tasks.runner import tasks_path
+from eval_tasks.scoring import score_answer
+
+
+def _family(fid, original, recon, variants, preds=None, rtype="visual"):
+    """Records of one family: correctness flags and (optional) normalized predictions."""
+    preds = preds or {}
+    recs = [{"family_id": fid, "role": "original", "correct": original, "normalized": preds.get("o", "a"),
+             "reasoning_type": rtype},
+            {"family_id": fid, "role": "reconstruction", "correct": recon, "normalized": "a",
+             "reasoning_type": rtype}]
+    for j, ok in enumerate(variants):
+        recs.append({"family_id": fid, "role": "variant", "variant_seed": j, "correct": ok,
+                     "normalized": preds.get(j, f"p{j}"), "reasoning_type": rtype})
+    return recs
+
+
+def test_oa_ra_agreement_from_table_9_chartqa_counts():
+    """Table 9 ChartQA pooled counts 170/95/91/1,894 give Table 8's OA–RA agreement 0.917."""
+    counts = {(False, False): 170, (False, True): 95, (True, False): 91, (True, True): 1894}
+    records = []
+    for (o, r), n in counts.items():
+        for i in range(n):
+            records += _family(f"{o}{r}{i}", o, r, [])
+    table = fm.o_r_table(records)
+    assert table == {"O-R-": 170, "O-R+": 95, "O+R-": 91, "O+R+": 1894}
+    assert round(fm.agreement(table), 3) == 0.917
+
+
+def test_rvc_of_the_proprietary_chartqa_average():
+    """Table 1: OA 0.916, VA 0.886 -> RVC -3.3."""
+    assert round(fm.relative_change(0.886, 0.916), 1) == -3.3
+    assert fm.relative_change(0.5, 0.0) is None
+
+
+def test_oa_ra_va_cva_and_reconstruction_controls():
+    records = (_family("a", True, True, [True] * 8 + [False] * 2)
+               + _family("b", False, True, [True] * 10)
+               + _family("c", True, False, [False] * 10))
+    assert fm.accuracy(records, "original") == pytest.approx(2 / 3)
+    assert fm.accuracy(records, "reconstruction") == pytest.approx(2 / 3)
+    assert fm.accuracy(records, "variant") == pytest.approx(18 / 30)
+    assert fm.conditional_variant_accuracy(records) == pytest.approx(8 / 20)  # families a and c
+    assert fm.conditional_variant_accuracy(records, "reconstruction") == pytest.approx(18 / 20)  # a and b
+    summary = fm.family_summary(records)
+    assert summary["RVC"] == pytest.approx(100 * (0.6 - 2 / 3) / (2 / 3))
+    assert summary["RVC_R"] == pytest.approx(summary["RVC"])
+    assert summary["families"] == 3
+
+
+def test_update_outcomes_split_correct_stale_and_noisy():
+    # Original answered "x" correctly; variants: 6 correct, 3 repeat "x" and are wrong, 1 other wrong.
+    preds = {"o": "x", 6: "x", 7: "x", 8: "x", 9: "y"}
+    records = _family("f", True, True, [True] * 6 + [False] * 4, preds) + _family("g", False, False, [False] * 10)
+    out = fm.update_outcomes(records)
+    assert out == {"CU": 0.6, "NU": 0.1, "SP": pytest.approx(0.3), "n": 10}  # family g is not in D
+    assert out["CU"] + out["NU"] + out["SP"] == pytest.approx(1.0)
+
+
+def test_sign_flip_permutation_test_and_stars():
+    # 12 families solved originally and failed on every variant: exact two-sided p = 2 / 2^12.
+    failing = [r for i in range(12) for r in _family(f"f{i}", True, True, [False] * 10)]
+    p = fm.sign_flip_test(failing)
+    assert p == pytest.approx(2 / 2 ** 12)
+    assert fm.stars(p) == "***"
+    unchanged = [r for i in range(12) for r in _family(f"u{i}", True, True, [True] * 10)]
+    assert fm.sign_flip_test(unchanged) == 1.0 and fm.stars(1.0) == ""
+    assert (fm.stars(0.04), fm.stars(0.009), fm.stars(0.2)) == ("*", "**", "")
+
+
+def test_per_reasoning_type_cva():
+    records = _family("t", True, True, [True] * 10, rtype="text") + _family("v", True, True, [False] * 10)
+    per = fm.per_reasoning_type(records)
+    assert per["text"]["CVA"] == 1.0 and per["visual"]["CVA"] == 0.0
+
+
+def test_items_roundtrip_through_the_lm_eval_tuple():
+    rec = {"family_id": "f", "role": "variant", "variant_seed": 3, "correct": True, "normalized": "x",
+           "original_answer": "y", "reasoning_type": "text", "judge": "typed"}
+    assert fm.from_items([fm.to_item(rec)]) == [rec]
+
+
+def _utils():
+    spec = importlib.util.spec_from_file_location("families_utils", Path(tasks_path()) / "families_utils.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_memorizing_agent_gets_full_oa_and_cva_equal_to_unchanged_share(release_root):
+    """Acceptance 3: always answering the original's gold answer -> OA = 1, CVA = unchanged share."""
+    rows = load_dataset(str(release_root / "chartprobe-families"), "all", split="test")
+    rows = rows.remove_columns(["image"]).to_list()
+    utils = _utils()
+    items = [utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["oa"] for r in rows]
+    variants = [r for r in rows if r["role"] == "variant"]
+    # "Unchanged" as the scorer judges it (a number within ±5% of the original's counts as the same).
+    unchanged = sum(score_answer(r["original_answer"], r["answer"], r["answer_type"]).correct
+                    for r in variants) / len(variants)
+    assert utils.oa(items) == 1.0 and utils.ra(items) == 1.0
+    assert utils.cva(items) == pytest.approx(unchanged)
+    assert utils.cu(items) == pytest.approx(unchanged)
+    assert utils.sp(items) == pytest.approx(1 - unchanged) and utils.nu(items) == 0.0
+    assert utils.rvc(items) == pytest.approx(100 * (unchanged - 1))
+    assert utils.rvc_p(items) < 0.05
+
+
+class _JudgeHandler(BaseHTTPRequestHandler):
+    requests: ClassVar[list] = []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(body)
+        prompt = body["messages"][0]["content"]
+        reply = "Yes" if "Answer 1: 42\nAnswer 2: 42.0" in prompt else ("maybe" if "odd" in prompt else "No")
+        payload = json.dumps({"model": "judge-v1", "choices": [{"message": {"content": reply}}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_llm_judge_contract_against_a_loopback_endpoint():
+    """Contract test of our calls (paper prompt, temperature 0, 128 tokens), not of a real judge."""
+    server = HTTPServer(("127.0.0.1", 0), _JudgeHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        judge = Judge(base_url=f"http://127.0.0.1:{server.server_port}/v1", model="judge")
+        doc = {"family_id": "f", "role": "variant", "question": "How many?", "answer": "42",
+               "answer_type": "number", "original_answer": "40"}
+        rec = fm.score_family_record(doc, "<answer>42.0</answer>", judge)
+        assert rec["correct"] and rec["judge"] == "judge@judge-v1" and rec["normalized"] == "42"
+        assert not fm.score_family_record(doc, "<answer>41</answer>", judge)["correct"]
+        with pytest.raises(JudgeError, match="Yes or No"):
+            judge.decide("odd question", "1", "2")
+        sent = _JudgeHandler.requests[0]
+        assert sent["temperature"] == 0 and sent["max_tokens"] == 128
+        assert "Return exactly Yes or No" in sent["messages"][0]["content"]
+    finally:
+        server.shutdown()
