@@ -6,6 +6,8 @@
     chartprobe list   [charts|datasets|templates|interventions|flaws]
     chartprobe tasks-path
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
+    chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
+                      [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
 
 Bad input prints one ``chartprobe: error: ...`` line on stderr and exits 2. Heavy
 libraries (matplotlib, datasets, lm-eval, torch) are imported only by the commands
@@ -149,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
                        prefix_chars="\0")  # pass every following argument through untouched
     e.add_argument("lm_eval_args", nargs=argparse.REMAINDER, help="arguments for lm_eval")
     e.set_defaults(func=cmd_eval)
+
+    from training.cli import add_parser as add_train_parser  # no torch until `train` runs
+
+    add_train_parser(sub)
     return p
 
 

@@ -157,3 +157,13 @@ def test_push_contract_against_loopback_hub(release, capsys, monkeypatch):
     assert tag["path"] == f"/api/datasets/me/chartprobe-smoke/tag/{COMMIT_OID}"
     assert json.loads(tag["body"])["tag"] == "v0.1.0"
     assert all(c["auth"] == "Bearer hf_SECRETSECRETSECRET" for c in calls)
+
+
+def test_cli_parser_starts_without_heavy_imports():
+    """`chartprobe --help`/`build` must not pay for torch, transformers, lm-eval or matplotlib."""
+    code = ("import sys; from dataset_builders.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('torch', 'transformers', 'trl', 'lm_eval', 'matplotlib') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    proc = run_cli("train", "--help")
+    assert proc.returncode == 0 and "--skills" in proc.stdout and "--select" in proc.stdout

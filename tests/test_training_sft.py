@@ -1,0 +1,195 @@
+"""LoRA SFT on CPU with the tiny test VLMs (training/sft.py, lora.py, cli.py, loop.py).
+
+The issue's acceptance checks: ``chartprobe train --model <tiny> --skills P+G --max-steps 3``
+runs, the loss is finite and falls on a fixed batch, the adapter reloads with
+``PeftModel.from_pretrained`` and generates; only language-model LoRA weights train for two
+architectures (LLaVA and Idefics3); the adapter evaluates through lm-eval's ``peft=``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+from tiny_idefics3 import build_tiny_idefics3
+
+from eval_tasks import data as eval_data
+from training import cli
+from training.config import LM_PROJECTIONS, TrainConfig
+from training.loop import eval_env
+from training.profile import SCHEMA
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
+LM_PREFIX = {"LlavaForConditionalGeneration": "model.language_model.",
+             "Idefics3ForConditionalGeneration": "model.text_model."}
+
+
+@pytest.fixture(scope="module")
+def tiny_idefics3(tmp_path_factory) -> Path:
+    """The seeded tiny Idefics3 (second architecture; its vision tower also has q/k/v_proj)."""
+    return build_tiny_idefics3(tmp_path_factory.mktemp("tiny_idefics3"))
+
+
+@pytest.fixture(scope="module")
+def probes_root(tmp_path_factory) -> Path:
+    """A CHARTPROBE_DATA folder with only the small chartprobe-probes release (~10 s to build;
+    conftest's ``release_root`` builds every dataset, which these tests do not need)."""
+    from dataset_builders.hub import build_release
+
+    root = tmp_path_factory.mktemp("probes_root")
+    build_release("probes", root, "small", num_proc=2)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch, probes_root):
+    for key, value in OFFLINE.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setenv(eval_data.ENV_VAR, str(probes_root))  # the default --data: $CHARTPROBE_DATA
+
+
+def train_cli(argv: list[str]) -> int:
+    """``chartprobe train ARGV`` as the top-level CLI runs it: parse with add_parser, call run."""
+    parser = argparse.ArgumentParser(prog="chartprobe")
+    cli.add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["train", *argv])
+    return args.func(args)
+
+
+def _reload_and_generate(model_dir: Path, adapter: Path, image) -> str:
+    from peft import PeftModel
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    processor = AutoProcessor.from_pretrained(model_dir)
+    model = PeftModel.from_pretrained(AutoModelForImageTextToText.from_pretrained(model_dir), adapter).eval()
+    messages = [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": "How many bars?"}]}]
+    text = processor.apply_chat_template(messages, add_generation_prompt=True)
+    inputs = processor(images=[[image]], text=[text], return_tensors="pt")
+    out = model.generate(**inputs, max_new_tokens=4, do_sample=False)
+    assert out.shape[1] > inputs["input_ids"].shape[1]
+    return processor.batch_decode(out[:, inputs["input_ids"].shape[1]:])[0]
+
+
+def _first_image(probes_root: Path):
+    import datasets
+
+    return datasets.load_dataset(str(probes_root / "chartprobe-probes"), "bar", split="validation")[0]["image"]
+
+
+def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root, tmp_path):
+    out = tmp_path / "run"
+    assert train_cli(["--model", str(tiny_vlm), "--skills", "P+G", "--max-steps", "3", "--out", str(out),
+                      "--logging-steps", "1"]) == 0
+    log = json.loads((out / "train_log.json").read_text())
+    assert log["steps"] == 3 and len(log["train_losses"]) == 3
+    assert all(math.isfinite(x) for x in log["train_losses"]) and math.isfinite(log["eval_loss"])
+    assert log["precision"] == "fp32"
+    # Exact config, selection manifest and card next to the adapter.
+    cfg = TrainConfig(**yaml.safe_load((out / "train_config.yaml").read_text()))
+    assert (cfg.skills, cfg.max_steps, cfg.lora_r, cfg.lora_alpha) == ("P+G", 3, 32, 64)
+    manifest = json.loads((out / "selection.json").read_text())
+    assert manifest["train"]["counts"] == {"grounding": 36, "perception": 36}  # all bar train P+G rows
+    assert all("-CR-" not in i and "-R-" not in i for i in manifest["train"]["ids"] + manifest["validation"]["ids"])
+    card = (out / "README.md").read_text()
+    assert "base_model: " + str(tiny_vlm) in card and "peft=<this folder>" in card
+    adapter_cfg = json.loads((out / "adapter_config.json").read_text())
+    assert (adapter_cfg["r"], adapter_cfg["lora_alpha"]) == (32, 64)
+    assert _reload_and_generate(tiny_vlm, out, _first_image(probes_root)) is not None
+
+
+def test_loss_decreases_on_a_tiny_fixed_batch(tiny_vlm, tmp_path):
+    # 8 rows and a batch of 8: every step sees the same batch, so the loss must fall.
+    out = tmp_path / "fixed"
+    assert train_cli(["--model", str(tiny_vlm), "--skills", "P+G", "--volume-matched", "8",
+                      "--per-device-batch-size", "8", "--grad-accum", "1", "--learning-rate", "5e-3",
+                      "--lora-dropout", "0", "--max-steps", "4", "--logging-steps", "1", "--no-eval-at-end",
+                      "--out", str(out)]) == 0
+    losses = json.loads((out / "train_log.json").read_text())["train_losses"]
+    assert len(losses) == 4 and all(math.isfinite(x) for x in losses)
+    assert all(b < a for a, b in itertools.pairwise(losses)), losses
+    assert losses[-1] < losses[0] - 0.3, losses
+
+
+@pytest.mark.parametrize("arch", ["llava", "idefics3"])
+def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3):
+    from transformers import AutoModelForImageTextToText
+
+    from training.lora import apply_lora, check_language_model_only, language_model_prefix
+
+    path = tiny_vlm if arch == "llava" else tiny_idefics3
+    model = AutoModelForImageTextToText.from_pretrained(path)
+    prefix = LM_PREFIX[type(model).__name__]
+    assert language_model_prefix(model) + "." == prefix
+    peft_model, modules = apply_lora(TrainConfig(model=str(path)), model)
+    assert len(modules) == 2 * len(LM_PROJECTIONS)  # 2 layers x 7 projections, nothing else
+    assert all(m.startswith(prefix) for m in modules)
+    trainable = [n for n, p in peft_model.named_parameters() if p.requires_grad]
+    assert trainable and all("lora_" in n and prefix in n for n in trainable)
+    vision = [n for n, _ in peft_model.named_parameters() if "vision" in n]
+    assert vision and not any(p.requires_grad for n, p in peft_model.named_parameters() if "vision" in n)
+    if arch == "idefics3":  # the regex is what keeps the SigLIP-style tower out
+        from peft import LoraConfig, get_peft_model
+
+        naive = get_peft_model(AutoModelForImageTextToText.from_pretrained(path),
+                               LoraConfig(r=4, target_modules=["q_proj", "k_proj", "v_proj"]))
+        with pytest.raises(RuntimeError, match="outside the language model"):
+            check_language_model_only(naive, prefix.rstrip("."))
+
+
+def test_bottleneck_training_on_idefics3_from_a_profile(tiny_idefics3, tmp_path):
+    profile = {"schema": SCHEMA, "model": "base", "regions": {"skill": {
+        "perception": {"accuracy": 0.1, "n": 9}, "grounding": {"accuracy": 0.7, "n": 9},
+        "reasoning": {"accuracy": 0.8, "n": 9}, "complex": {"accuracy": 0.0, "n": 9}}}}
+    (tmp_path / "profile.json").write_text(json.dumps(profile))
+    out = tmp_path / "bottleneck"
+    assert train_cli(["--model", str(tiny_idefics3), "--select", "bottleneck", "--profile",
+                      str(tmp_path / "profile.json"), "--budget", "20", "--max-steps", "2", "--out", str(out)]) == 0
+    manifest = json.loads((out / "selection.json").read_text())["train"]
+    assert manifest["n"] == 20 and manifest["details"]["weak"] == ["perception"]
+    assert manifest["counts"]["perception"] >= 0.8 * 20
+    assert set(manifest["counts"]) <= {"perception", "grounding", "reasoning"}
+    log = json.loads((out / "train_log.json").read_text())
+    assert all(m.startswith("model.text_model.") for m in log["trainable_modules"])
+    assert "Bottleneck selection" in (out / "README.md").read_text()
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--skills", "P+CR"], "complex reasoning is never trained on"),
+    (["--domains", "cr_bar"], "never trained on"),
+    (["--select", "random"], "--budget"),
+    (["--select", "bottleneck", "--profile", "/nonexistent/profile.json", "--budget", "4"], "no such profile"),
+])
+def test_bad_requests_exit_2_with_one_line(argv, message, tiny_vlm, tmp_path, capsys):
+    assert train_cli(["--model", str(tiny_vlm), "--out", str(tmp_path / "x"), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_adapter_evaluates_through_lm_eval_peft(tiny_vlm, probes_root, tmp_path):
+    """The closed loop: 2 training steps, then lm-eval hf-multimodal with peft=<adapter>."""
+    out = tmp_path / "loop"
+    base = {"schema": SCHEMA, "model": "base", "regions": {"skill": {s: {"accuracy": 0.0, "n": 5}
+            for s in ("perception", "grounding", "reasoning")}}, "complex": {}}
+    (tmp_path / "base.json").write_text(json.dumps(base))  # reuse a base profile: one lm-eval run
+    assert train_cli(["--model", str(tiny_vlm), "--skills", "P", "--max-steps", "2", "--out", str(out),
+                      "--eval-tasks", "chartprobe_probes_bar", "--eval-limit", "5", "--eval-device", "cpu",
+                      "--eval-model-args", "max_images=1,dtype=float32", "--base-eval",
+                      str(tmp_path / "base.json")]) == 0
+    (results_file,) = (out / "eval" / "tuned").glob("*/results_*.json")
+    results = json.loads(results_file.read_text())
+    assert str(results["config"]["model_args"]).count(str(out)) == 1  # peft=<adapter> reached lm-eval
+    for skill in ("perception", "grounding", "reasoning"):
+        task = f"chartprobe_probes_bar_{skill}"
+        assert results["n-samples"][task]["effective"] == 5
+        assert 0.0 <= results["results"][task]["accuracy,none"] <= 1.0
+    cmp = json.loads((out / "comparison.json").read_text())
+    assert set(cmp["regions"]["skill"]) == {"perception", "grounding", "reasoning"}
+    assert (out / "comparison.md").read_text().startswith("| region |")
+    # lm-eval read the same local release the adapter was trained from.
+    assert eval_env(None)[eval_data.ENV_VAR] == str(probes_root)
