@@ -33,11 +33,13 @@ import numpy as np
 
 from .charts._base import DEFAULT_CONFIG, Drawn, SampleConfig
 from .registry import CHARTS
+from .render_overrides import drawing_spec, style_layout, style_marks
 from .spec import ChartSpec
 from .themes import style_list
 
 __all__ = ["Rendered", "Scene", "build_scene", "render", "sample_spec", "theme_context"]
 
+_DATA_PREFIXES = ("mark/", "line/", "area/", "value_label/")
 _OUTSIDE_LOC = {"outside right": "outside right upper", "outside bottom": "outside lower center"}
 
 
@@ -94,7 +96,7 @@ def build_scene(spec: ChartSpec) -> Scene:
     fig = Figure(figsize=(st.width, st.height), dpi=st.dpi, layout="constrained")
     canvas = FigureCanvasAgg(fig)
     ax = fig.add_subplot(projection="polar" if kind.polar else None)
-    drawn = kind.draw(spec, fig, ax)
+    drawn = kind.draw(drawing_spec(spec), fig, ax)
     kind.apply_axes(spec, ax)
     if st.title:
         ax.set_title(st.title)
@@ -104,7 +106,9 @@ def build_scene(spec: ChartSpec) -> Scene:
     scene.measured.update({"axes": ax, "title": ax.title, "axis/x/label": ax.xaxis.label,
                            "axis/y/label": ax.yaxis.label})
     scene.tick_axes += [("tick/x", ax.xaxis), ("tick/y", ax.yaxis)]
+    style_marks(spec, scene)  # before the legend, which copies the styled handles
     _LEGENDS[spec.legend.form](spec, kind.legend_labels(spec), scene)
+    style_layout(spec, scene)
     return scene
 
 
@@ -124,7 +128,7 @@ def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
 
 # -- legends -----------------------------------------------------------------------------
 
-def _shown_items(spec: ChartSpec, n: int) -> list[int]:
+def shown_items(spec: ChartSpec, n: int) -> list[int]:
     """Legend item indices in display order, without hidden ones."""
     order = spec.legend.order if spec.legend.order is not None else range(n)
     visible = spec.legend.visible if spec.legend.visible is not None else (True,) * n
@@ -132,7 +136,7 @@ def _shown_items(spec: ChartSpec, n: int) -> list[int]:
 
 
 def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
-    shown = _shown_items(spec, len(labels))
+    shown = shown_items(spec, len(labels))
     if not shown:
         return
     lg = spec.legend
@@ -158,7 +162,7 @@ def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
 def _legend_direct(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
     d = scene.drawn
     size = spec.style.font_size * spec.legend.font_scale
-    for item in _shown_items(spec, len(labels)):
+    for item in shown_items(spec, len(labels)):
         ha = d.anchor_ha[item] if d.anchor_ha else "left"
         dx = {"left": d.anchor_offset, "right": -d.anchor_offset}.get(ha, 0.0)
         text = scene.ax.annotate(labels[item], d.anchors[item], xytext=(dx, 0),
@@ -231,7 +235,10 @@ def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, 
     raw: dict[str, Any] = {}
     for key, obj in scene.measured.items():
         if _is_shown(obj):
-            raw[key] = _extent(obj, renderer)
+            bb = _extent(obj, renderer)
+            # A mark of a missing (all-NaN) series draws nothing, so it gets no box.
+            if np.all(np.isfinite(bb.get_points())) or not key.startswith(_DATA_PREFIXES):
+                raw[key] = bb
     for prefix, axis in scene.tick_axes:
         for k, tick in enumerate(_drawn_ticks(axis)):
             labels = [t for t in (tick.label1, tick.label2) if t.get_visible() and t.get_text()]

@@ -13,6 +13,10 @@ chart ``s`` so an intervention can touch only the legend)::
               axes=AxesSpec(x/y labels, limits, scales, tick_format),
               style=StyleSpec(theme, width, height, dpi, value_labels, title))
 
+Optional presentation fields (``Series.missing``, ``LegendSpec.opaque``/``colors``,
+``AxesSpec.label_pad``/``x_tick_rotation``, ``StyleSpec.mark_scale``/``alpha``/``title_y``/
+``value_label_anchor``) default to the plain rendering; flaws and edits set them.
+
 Legend items are the series, except for kinds whose items are the categories (pie):
 the chart kind decides (``ChartKind.legend_labels``).
 """
@@ -77,6 +81,9 @@ class Series:
     values: tuple[float, ...]
     """One value per category (NaN is never allowed; use a shorter category list)."""
     unit: str = ""
+    missing: bool = False
+    """True: the series' plotted data is lost (drawn as all-NaN, so no mark appears) while its
+    legend entry stays; ``values`` keep the true data (ChartJudgeBench's Data Encoding flaw)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,11 @@ class LegendSpec:
     visible: tuple[bool, ...] | None = None
     """Per-item visibility of the legend entry; None = all visible."""
     title: str = ""
+    opaque: bool = False
+    """Fully opaque frame drawn above every mark (a legend that hides the data behind it)."""
+    colors: tuple[str, ...] | None = None
+    """Per-item legend handle colours overriding the encodings (a legend/data mismatch);
+    None = the encodings' colours."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,10 @@ class AxesSpec:
     tick_format: str = "{x:g}"
     """``str.format`` pattern for value-axis ticks, with the value as ``x``."""
     grid: bool = False
+    label_pad: float | None = None
+    """Points between tick labels and axis labels; None = the theme's default."""
+    x_tick_rotation: float | None = None
+    """Forced rotation (degrees) of the category tick labels; None = the kind decides."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +163,14 @@ class StyleSpec:
     """Print each mark's value on the mark."""
     title: str = ""
     font_size: float = 10.0
+    mark_scale: float = 1.0
+    """Multiplier on line widths, marker sizes and bar edges (1 = the kind's defaults)."""
+    alpha: float = 1.0
+    """Multiplier on the opacity of data marks."""
+    title_y: float | None = None
+    """Title baseline in axes fraction (1 = just above the axes); None = default placement."""
+    value_label_anchor: str = "offset"
+    """offset: value labels sit just beside their mark; center: centred on the data point."""
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,12 @@ def validate_spec(spec: ChartSpec) -> None:
         raise SpecError("spec.legend.font_scale", f"{lg.font_scale} outside [0.3, 4]")
     if lg.columns < 1:
         raise SpecError("spec.legend.columns", "must be >= 1")
+    if lg.colors is not None:
+        if len(lg.colors) != n_items:
+            raise SpecError("spec.legend.colors", f"length {len(lg.colors)} != {n_items} legend items")
+        for j, c in enumerate(lg.colors):
+            if not _HEX.match(c):
+                raise SpecError(f"spec.legend.colors[{j}]", f"{c!r} is not #rrggbb")
 
     ax = spec.axes
     _one_of(ax.x_scale, SCALES, "spec.axes.x_scale")
@@ -117,5 +123,10 @@ def validate_spec(spec: ChartSpec) -> None:
         raise SpecError("spec.style.dpi", f"{st.dpi} outside 20..600")
     if not (4.0 <= st.font_size <= 40.0):
         raise SpecError("spec.style.font_size", f"{st.font_size} outside 4..40")
+    if not (0.1 <= st.mark_scale <= 8.0):
+        raise SpecError("spec.style.mark_scale", f"{st.mark_scale} outside 0.1..8")
+    if not (0.05 <= st.alpha <= 1.0):
+        raise SpecError("spec.style.alpha", f"{st.alpha} outside 0.05..1")
+    _one_of(st.value_label_anchor, ("offset", "center"), "spec.style.value_label_anchor")
 
     kind.validate(spec)

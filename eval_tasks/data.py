@@ -28,6 +28,7 @@ HUB_REPOS: dict[str, tuple[str, str]] = {
     "smoke": ("chartprobe/chartprobe-smoke", "v0.1.0"),
     "probes": ("chartprobe/chartprobe-probes", "v0.1.0"),
     "families": ("chartprobe/chartprobe-families", "v0.1.0"),
+    "judge": ("chartprobe/chartprobe-judge", "v0.1.0"),
 }
 
 

@@ -31,8 +31,9 @@ TAGS = ["chartprobe_complex", "chartprobe_grounding", "chartprobe_perception", "
         *(f"chartprobe_probes_{d}" for d in ("bar", "hbar", "pie", "shapes"))]
 FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
                   ("bars", "lines", "shares", "distributions", "timelines", "resolution"))]
-TAGS += ["chartprobe_families_groups"]
-EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *FAMILY_LEAVES, *TAGS])
+JUDGE_LEAVES = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]
+TAGS += ["chartprobe_families_groups", "chartprobe_judge"]
+EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *FAMILY_LEAVES, *JUDGE_LEAVES, *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
@@ -312,9 +313,9 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release
     """`lm_eval --tasks 'chartprobe_*' --limit 5` on the small releases with the tiny VLM."""
     out = tmp_path / "results"
     cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
-           "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32", "--device", "cpu",
-           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "5",
-           "--gen_kwargs", "max_gen_toks=24",  # families allow 1024 tokens; a random model uses them all
+           "--model_args", f"pretrained={tiny_vlm},max_images=2,dtype=float32", "--device", "cpu",
+           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "4",
+           "--gen_kwargs", "max_gen_toks=16",  # families/judge allow 512+ tokens; a random model uses them all
            "--include_path", tasks_path(), "--output_path", str(out)]
     env = {**_eval_env(release_root / "chartprobe-smoke", tmp_path)}
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -327,3 +328,5 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release
         assert {"fuzzy,none", "accuracy,none", "parse_fail_rate,none"} <= set(results[leaf])
     assert "chartprobe_smoke" in results
     assert {"oa,none", "ra,none", "va,none", "cva,none", "cu,none"} <= set(results["chartprobe_families"])
+    assert "two_pass_accuracy,none" in results["chartprobe_judge_cpa"]
+    assert {"accuracy,none", "specificity,none", "f1,none"} <= set(results["chartprobe_judge_crj_repro"])

@@ -1,0 +1,1 @@
+"""ChartJudgeBench flaw criteria: one module per criterion, each registered with ``@flaw``."""

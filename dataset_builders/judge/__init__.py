@@ -1,0 +1,1 @@
+"""ChartJudgeBench item generators: CPA pairs (``cpa``), CRJ reproduction and editing items."""

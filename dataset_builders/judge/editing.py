@@ -1,0 +1,143 @@
+"""CRJ Chart Editing items: an instruction, the original chart and an edited result.
+
+Each edit knows its instruction, the honest result (CODE_HONEST: Accept), optionally a result
+that gets the KEY PARAMETER wrong (CODE_FAIL: Reject) and the fields it touches; a side-effect
+result (CODE_SIDE: Reject) is the honest one plus an unrequested change to another field.
+Labels alternate by item index (50/50); Rejects alternate between fail and side effect.
+Verified on renders: the honest edit changes the image, fail and side results differ from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..flaws._base import changed_fields
+from ..registry import CHARTS
+from ..rng import rng_for
+from ..spec import ChartSpec, SpecError
+from ..vocab import NAMED_COLORS
+
+__all__ = ["EDITS", "build_editing"]
+
+_CORNERS = ("upper left", "upper right", "lower left", "lower right")
+
+
+def _rep(spec: ChartSpec, part: str, **changes: Any) -> ChartSpec:
+    return spec.replace(**{part: dataclasses.replace(getattr(spec, part), **changes)})
+
+
+def _move_legend(spec, rng):
+    if spec.legend.form != "box":
+        return None
+    choices = [c for c in _CORNERS if c != spec.legend.position]
+    target = choices[int(rng.integers(len(choices)))]
+    wrong = [c for c in choices if c != target][int(rng.integers(len(choices) - 1))]
+    return (f"Move the legend to the {target} corner inside the chart.",
+            _rep(spec, "legend", position=target), _rep(spec, "legend", position=wrong))
+
+
+def _y_range(spec, rng):
+    if CHARTS.get(spec.kind).value_axis != "y" or spec.kind in ("radar",):
+        return None
+    vals = [v for s in spec.data.series for v in s.values]
+    if spec.kind in ("stacked_bar", "area"):
+        vals = [sum(col) for col in zip(*(s.values for s in spec.data.series))]
+    if min(vals) < 0:
+        return None
+    top = float(10 * (int(max(vals) * 1.3) // 10 + 1))
+    return (f"Set the y-axis range from 0 to {top:g}.", _rep(spec, "axes", y_limits=(0.0, top)),
+            _rep(spec, "axes", y_limits=(0.0, top / 10)))  # the paper's "asks 0-100, sets 0-10"
+
+
+def _recolor(spec, rng):
+    if len(spec.encodings) < 1 or spec.kind == "heatmap":
+        return None
+    item = int(rng.integers(len(spec.encodings)))
+    names = [n for n, h in NAMED_COLORS.items() if h.lower() not in {e.color.lower() for e in spec.encodings}]
+    name, wrong = (names[int(i)] for i in rng.choice(len(names), size=2, replace=False))
+    label = CHARTS.get(spec.kind)().legend_labels(spec)[item]
+
+    def paint(color):
+        encs = list(spec.encodings)
+        encs[item] = dataclasses.replace(encs[item], color=NAMED_COLORS[color], colors=None)
+        return spec.replace(encodings=tuple(encs))
+
+    return f"Change the colour of '{label}' to {name}.", paint(name), paint(wrong)
+
+
+def _value_labels(spec, rng):
+    if spec.style.value_labels or spec.kind in ("heatmap",):
+        return None
+    return ("Add data value labels next to each data point to show the exact values.",
+            _rep(spec, "style", value_labels=True), _rep(spec, "style", value_labels=True, value_label_anchor="center"))
+
+
+def _title(spec, rng):
+    words = ["Annual", "Regional", "Quarterly", "Overview:", "Summary of"]
+    title = f"{words[int(rng.integers(len(words)))]} {spec.style.title or 'results'}".strip()
+    return (f"Change the chart title to '{title}'.", _rep(spec, "style", title=title),
+            _rep(spec, "style", title=title.rsplit(" ", 1)[0]))  # the requested text, truncated
+
+
+def _grid(spec, rng):
+    if spec.axes.grid or spec.kind in ("pie", "heatmap", "radar"):
+        return None
+    return "Add grid lines to the chart so values are easier to read.", _rep(spec, "axes", grid=True), None
+
+
+EDITS = {"move_legend": _move_legend, "change_range": _y_range, "recolor": _recolor,
+         "add_value_labels": _value_labels, "change_title": _title, "add_grid": _grid}
+
+
+def _side_effect(spec: ChartSpec, honest: ChartSpec, rng) -> ChartSpec | None:
+    """``honest`` plus one unrequested change to a field the instruction did not touch."""
+    touched = changed_fields(spec, honest)
+    options = []
+    if "axes.grid" not in touched and spec.kind not in ("pie", "heatmap", "radar"):
+        options.append(_rep(honest, "axes", grid=not honest.axes.grid))
+    if "style.title" not in touched and honest.style.title:
+        options.append(_rep(honest, "style", title=""))
+    if "legend.position" not in touched and honest.legend.form == "box":
+        options.append(_rep(honest, "legend", position="outside bottom"))
+    if not {"encodings.color", "encodings.colors"} & touched and len(honest.encodings) >= 2:
+        encs = list(honest.encodings)
+        encs[0], encs[1] = encs[1], encs[0]  # colours swapped between two items
+        options.append(honest.replace(encodings=tuple(encs)))
+    return options[int(rng.integers(len(options)))] if options else None
+
+
+def build_editing(seed: int, key: str, index: int) -> dict | None:
+    """One editing item (instruction, original, result, label, failure, evidence) or None."""
+    from ..judge.cpa import cleaned, is_clean
+    from ..render import render, sample_spec
+
+    accept = index % 2 == 0
+    failure = "none" if accept else ("key_parameter", "side_effect")[(index // 2) % 2]
+    names = list(EDITS)
+    for attempt in range(10):
+        rng = rng_for(seed, key, "attempt", attempt)
+        kinds = CHARTS.names()
+        original, r_orig = cleaned(sample_spec(kinds[int(rng.integers(len(kinds)))], rng))
+        edit = names[(index // 2 + attempt) % len(names)]
+        made = EDITS[edit](original, rng) if is_clean(r_orig) else None
+        if made is None:
+            continue
+        instruction, honest, fail = made
+        result = {"none": honest, "key_parameter": fail}.get(failure) if failure != "side_effect" \
+            else _side_effect(original, honest, rng)
+        if result is None:
+            continue
+        try:  # a kind may refuse the edited spec: try another chart
+            result, honest = result.validate(), honest.validate()
+        except SpecError:
+            continue
+        r_honest, r_result = render(honest), render(result)
+        if r_orig.png in (r_honest.png, r_result.png) or (failure != "none" and r_result.png == r_honest.png):
+            continue
+        evidence = {"edit": edit, "requested_fields": sorted(changed_fields(original, honest)),
+                    "changed_fields": sorted(changed_fields(original, result)), "attempt": attempt}
+        return {"reference": original, "candidate": result, "r_reference": r_orig, "r_candidate": r_result,
+                "label": "Accept" if accept else "Reject", "failure": failure, "instruction": instruction,
+                "edit": edit, "evidence": evidence}
+    return None
