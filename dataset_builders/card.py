@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["read_card_metadata", "write_card"]
+__all__ = ["read_card_metadata", "write_card", "write_card_section"]
 
 
 def _dataset_info(config: str, splits: dict[str, Any], files: dict[str, list[str]]) -> dict:
@@ -107,3 +107,29 @@ def read_card_metadata(release: str | Path) -> dict[str, Any]:
         raise ValueError(f"{release}/README.md has no YAML header")
     header = text[4:text.index("\n---\n", 4)]
     return yaml.safe_load(header)
+
+
+def write_card_section(release: str | Path, title: str, body: str) -> Path:
+    """Insert or replace the ``## {title}`` section of a release's README.md.
+
+    The section runs to the next ``## `` heading (or the end); re-running replaces it in
+    place, so derived sections (e.g. the validity table of ``chartprobe validate
+    --write-card``) never pile up. A new section goes before ``## Citation`` when there is
+    one, else at the end. Rows and the content hash are untouched: only the card changes.
+    """
+    path = Path(release) / "README.md"
+    text = path.read_text()
+    heading = f"## {title}"
+    section = f"{heading}\n\n{body.strip()}\n\n"
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == heading), None)
+    if start is None:
+        at = next((i for i, line in enumerate(lines) if line.rstrip() == "## Citation"), len(lines))
+        if at == len(lines) and lines and not text.endswith("\n\n"):
+            section = "\n" + section
+        lines.insert(at, section)
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        lines[start:end] = [section]
+    path.write_text("".join(lines).rstrip("\n") + "\n")
+    return path

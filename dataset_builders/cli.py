@@ -6,6 +6,9 @@
     chartprobe list   [charts|datasets|templates|interventions|flaws]
     chartprobe tasks-path
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
+    chartprobe score    --samples PATH [PATH ...] --out results.json
+    chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...]
+    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
     chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
                       [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
 
@@ -155,17 +158,24 @@ def build_parser() -> argparse.ArgumentParser:
     from training.cli import add_parser as add_train_parser  # no torch until `train` runs
 
     add_train_parser(sub)
+
+    from eval_tasks.commands import add_parsers as add_eval_parsers  # score, report, validate
+
+    add_eval_parsers(sub)
     return p
 
 
 def _known_errors() -> tuple[type[BaseException], ...]:
+    from eval_tasks.predictions import PredictionsError
+
     from .hub import ReleaseError
     from .preset import PresetError
     from .push import PushError
     from .registry import RegistryError
     from .spec import SpecError
 
-    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, FileNotFoundError)
+    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, PredictionsError,
+            FileNotFoundError)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,90 @@
+"""The ``score``, ``report`` and ``validate`` subcommands of ``chartprobe``.
+
+    chartprobe score    --samples PATH [PATH ...] --out results.json
+    chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
+    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
+
+``dataset_builders/cli.py`` calls :func:`add_parsers` on its subparsers. ``validate``
+exits 1 when a validity check fails (argument and data errors stay 2, as elsewhere).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+__all__ = ["add_parsers", "cmd_report", "cmd_score", "cmd_validate"]
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from eval_tasks.results import score_samples
+
+    results = score_samples(args.samples)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, default=str))
+    for model, entry in results["models"].items():
+        for task, t in entry["tasks"].items():
+            nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
+            print(f"{model}\t{task}\tn={t['n']}\t{nums}")
+    for task, n in results["skipped_tasks"].items():
+        print(f"skipped {n} samples of unknown task {task}")
+    print(f"results: {out}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from eval_tasks.report import build_report
+
+    report = build_report(args.results, args.out, args.validity or ())
+    print(f"report: {Path(args.out) / 'report.md'} ({len(report['plots'])} plots, "
+          f"{len(report['models'])} models)")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from eval_tasks.validate import render_markdown, validate_release, write_validity_card
+
+    agents = args.agents.split(",") if args.agents else None
+    reports = []
+    for release in args.release:
+        rep = validate_release(release, samples_out=args.samples_out, agents=agents)
+        reports.append(rep)
+        text = render_markdown(rep)
+        print(f"## {rep.release}\n\n{text}")
+        if args.write_card:
+            write_validity_card(release, rep)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "validity.json").write_text(json.dumps([r.to_json() for r in reports], indent=1))
+        (out / "validity.md").write_text("\n".join(f"## {r.release}\n\n{render_markdown(r)}" for r in reports))
+        print(f"validity table: {out / 'validity.md'}")
+    failed = [f"{r.release}: {c.check} [{c.scope}]" for r in reports for c in r.failed]
+    for line in failed:
+        print(f"FAIL {line}")
+    return 1 if failed else 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``score``, ``report`` and ``validate`` to the ``chartprobe`` subparsers."""
+    s = sub.add_parser("score", help="rescore saved predictions (lm-eval --log_samples or agents)")
+    s.add_argument("--samples", nargs="+", required=True,
+                   help="samples_<task>_<date>.jsonl files or folders holding them (one folder per model)")
+    s.add_argument("--out", required=True, help="results JSON to write")
+    s.set_defaults(func=cmd_score)
+
+    r = sub.add_parser("report", help="capability profiles, comparison tables and plots from results")
+    r.add_argument("results", nargs="+", help="results JSON files written by `chartprobe score`")
+    r.add_argument("--out", required=True, help="report folder (report.md, report.json, *.png)")
+    r.add_argument("--validity", nargs="*", help="validity.json files from `chartprobe validate --out`")
+    r.set_defaults(func=cmd_report)
+
+    v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")
+    v.add_argument("release", nargs="+", help="release folder(s) written by `chartprobe build`")
+    v.add_argument("--out", help="folder for validity.md and validity.json")
+    v.add_argument("--samples-out", help="also write the agents' predictions here, one folder per agent")
+    v.add_argument("--agents", help="comma-separated agent names (default: every applicable agent)")
+    v.add_argument("--write-card", action="store_true", help="put the table in each release's README.md")
+    v.set_defaults(func=cmd_validate)

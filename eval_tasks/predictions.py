@@ -1,0 +1,126 @@
+"""Predictions in lm-eval's ``--log_samples`` format: write them (agents) and read them back.
+
+lm-eval writes one ``samples_<task>_<date_id>.jsonl`` per task under
+``<output_path>/<model_dir>/``; each line holds ``doc_id``, ``doc`` (the dataset row),
+``target``, ``resps`` ``[[str]]``, ``filtered_resps`` ``[str]`` and the per-row metric
+values. Reference agents write the same files, so ``chartprobe score`` cannot tell an
+agent from a model. Release rows are read straight from the parquet files named in the
+dataset card, without the image column: agents and the scorer only need text and spec.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PredictionsError", "Sample", "date_id", "iter_samples", "load_release_rows", "sample_files", "write_samples"]
+
+_SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One scored-to-be prediction: which model, which task, the row and the raw response."""
+
+    model: str
+    task: str
+    doc_id: int
+    doc: dict[str, Any]
+    prediction: str
+
+
+class PredictionsError(ValueError):
+    """A samples or results file is not what chartprobe can read (one clear line for the CLI)."""
+
+
+def date_id() -> str:
+    """lm-eval's timestamp suffix (``datetime.now().isoformat()`` with ':' -> '-')."""
+    return datetime.now().isoformat().replace(":", "-")
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def write_samples(folder: str | Path, task: str, rows: Sequence[Mapping[str, Any]],
+                  predictions: Sequence[str], stamp: str | None = None) -> Path:
+    """Write one lm-eval-style samples file for ``task`` into ``folder`` and return its path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"samples_{task}_{stamp or date_id()}.jsonl"
+    with path.open("w", encoding="utf-8") as fh:
+        for i, (row, pred) in enumerate(zip(rows, predictions, strict=True)):
+            doc = {k: v for k, v in row.items() if k != "image"}
+            line = {"doc_id": i, "doc": doc, "target": str(row.get("answer", "")),
+                    "arguments": {}, "resps": [[pred]], "filtered_resps": [pred], "filter": "none",
+                    "metrics": [], "doc_hash": _hash(json.dumps(doc, sort_keys=True, default=str)),
+                    "prompt_hash": _hash(str(row.get("question", ""))),
+                    "target_hash": _hash(str(row.get("answer", "")))}
+            fh.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+    return path
+
+
+def sample_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Samples files named by ``paths`` (files or folders searched recursively).
+
+    When a folder holds several runs of one task for one model, only the newest file is
+    kept (lm-eval's own "latest" rule), so re-running a model never double counts it.
+    """
+    latest: dict[tuple[Path, str], tuple[str, Path]] = {}
+    for p in map(Path, paths):
+        candidates = sorted(p.rglob("samples_*.jsonl")) if p.is_dir() else [p]
+        if p.is_dir() and not candidates:
+            raise FileNotFoundError(f"no samples_<task>_<date>.jsonl files under {p}")
+        for f in candidates:
+            m = _SAMPLES_NAME.match(f.name)
+            if m is None:
+                raise PredictionsError(f"{f} is not named samples_<task>_<date_id>.jsonl (lm-eval --log_samples)")
+            key = (f.parent.resolve(), m["task"])
+            if key not in latest or latest[key][0] < m["date"]:
+                latest[key] = (m["date"], f)
+    return sorted(f for _, f in latest.values())
+
+
+def _response(line: Mapping[str, Any]) -> str:
+    """The text lm-eval handed to ``process_results``: the filtered response, else the raw one."""
+    filtered = line.get("filtered_resps")
+    resp = filtered[0] if filtered else (line.get("resps") or [[""]])[0]
+    while isinstance(resp, list):  # raw resps are nested one level deeper
+        resp = resp[0] if resp else ""
+    return "" if resp is None else str(resp)
+
+
+def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]:
+    """The samples of one file; the model is the file's folder name unless given."""
+    path = Path(path)
+    task = _SAMPLES_NAME.match(path.name)["task"]
+    with path.open(encoding="utf-8") as fh:
+        for n, text in enumerate(fh):
+            if text.strip():
+                line = json.loads(text)
+                yield Sample(model or path.parent.name, task, int(line.get("doc_id", n)),
+                             dict(line["doc"]), _response(line))
+
+
+def load_release_rows(release: str | Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
+    """(config, split) -> rows (dicts, no image) of a release folder, in release order."""
+    import pyarrow.parquet as pq
+
+    from dataset_builders.card import read_card_metadata
+
+    release = Path(release)
+    out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for cfg in read_card_metadata(release)["configs"]:
+        for entry in cfg["data_files"]:
+            rows: list[dict[str, Any]] = []
+            for f in sorted(release.glob(entry["path"])):
+                schema = pq.read_schema(f)
+                rows += pq.read_table(f, columns=[c for c in schema.names if c != "image"]).to_pylist()
+            out[(cfg["config_name"], entry["split"])] = rows
+    return out

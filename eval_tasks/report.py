@@ -1,0 +1,114 @@
+"""``chartprobe report``: capability profiles, comparison tables and plots from results files.
+
+Records of every results file are merged per (model, suite), each suite summarizes them
+with its benchmark's metrics module (one linear pass per metric), and the report folder
+gets ``report.json``, ``report.md`` and the suites' PNG plots, plus the validity tables of
+``chartprobe validate`` when given. One overview plot (headline numbers per model) is
+always drawn, so every report has at least one figure per suite plus the overview.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from eval_tasks.results import load_results
+from eval_tasks.suites import suite_for_release
+from eval_tasks.suites._base import Check
+from eval_tasks.task_index import task_index
+from eval_tasks.validate import ValidityReport, render_markdown
+
+__all__ = ["build_report", "markdown_table"]
+
+
+def _fmt(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A GitHub markdown table (floats with 3 decimals, None as an en dash)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, Any]]:
+    """model -> suite -> {summary, headline, tasks}: everything recomputed from records."""
+    index = task_index()
+    out: dict[str, dict[str, Any]] = {}
+    for model, by_suite in sorted(merged.items()):
+        out[model] = {}
+        for name, records in sorted(by_suite.items()):
+            suite = suite_for_release(name)
+            by_task: dict[str, list] = {}
+            for r in records:
+                by_task.setdefault(r["task"], []).append(r)
+            summary = suite.summarize(_unique_rows(records))
+            out[model][name] = {
+                "summary": summary, "headline": suite.headline(summary),
+                "tasks": {t: suite.task_metrics(index[t], rs) for t, rs in sorted(by_task.items()) if t in index}}
+    return out
+
+
+def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per dataset row (a row in a group task and an 'all' task counts once)."""
+    seen: dict[Any, dict[str, Any]] = {}
+    for i, r in enumerate(records):
+        seen[r.get("row_id") if r.get("row_id") is not None else (r.get("task"), r.get("doc_id"), i)] = r
+    return list(seen.values())
+
+
+def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
+    from eval_tasks import report_plots as rp
+
+    suites = sorted({s for per in profiles.values() for s in per})
+    paths = []
+    for name in suites:
+        per_model = {m: p[name]["summary"] for m, p in profiles.items() if name in p}
+        paths += suite_for_release(name).plots(per_model, out)
+    headline = {m: {f"{s}: {k}": v for s, p in per.items() for k, v in p["headline"].items()
+                    if isinstance(v, (int, float)) and 0 <= v <= 1} for m, per in profiles.items()}
+    paths.append(rp.grouped_bars(headline, out / "overview.png", "Headline metrics per model"))
+    return paths
+
+
+def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Path]) -> str:
+    parts = ["# chartprobe report", ""]
+    for v in validity:
+        rep = ValidityReport(v["release"], v["dataset"], [Check(**c) for c in v["checks"]])
+        parts += [f"## Validity: {v['release']}", "", render_markdown(rep), ""]
+    suites = sorted({s for per in profiles.values() for s in per})
+    for name in suites:
+        cols = sorted({k for per in profiles.values() if name in per for k in per[name]["headline"]})
+        rows = [[m] + [per[name]["headline"].get(c) for c in cols] for m, per in profiles.items() if name in per]
+        parts += [f"## Comparison: {name}", "", markdown_table(["model", *cols], rows), ""]
+    for model, per in profiles.items():
+        parts += [f"## Capability profile: {model}", ""]
+        for name, prof in per.items():
+            metrics = sorted({k for t in prof["tasks"].values() for k in t})
+            rows = [[t] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
+            parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
+    parts += ["## Plots", ""] + [f"![{p.stem}]({p.name})" for p in plots] + [""]
+    return "\n".join(parts)
+
+
+def build_report(results: Iterable[str | Path], out: str | Path,
+                 validity: Iterable[str | Path] = ()) -> dict[str, Any]:
+    """Write report.json, report.md and the plots into ``out``; return the report document."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    profiles = _profiles(load_results(results))
+    val_docs: list[dict] = []
+    for path in validity:
+        doc = json.loads(Path(path).read_text())
+        val_docs += doc if isinstance(doc, list) else [doc]
+    plots = _plots(profiles, out) if profiles else []
+    report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots]}
+    (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
+    (out / "report.md").write_text(_markdown(profiles, val_docs, plots))
+    return report

@@ -1,0 +1,111 @@
+"""Scored results: rescoring saved predictions (``chartprobe score``) and reading results back.
+
+Saved predictions (lm-eval ``--log_samples`` files or agent predictions) are rescored with
+the current scorer and the suite of each task, decoupled from generation. A results file
+holds, per model, the per-task metrics (lm-eval's aggregations recomputed from records),
+the per-suite summaries and the scored records themselves, stored column-wise (compact,
+fast to load) so ``chartprobe report`` can merge files and recompute everything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from eval_tasks.predictions import PredictionsError, iter_samples, sample_files
+from eval_tasks.suites import suite_for_release, suite_for_task
+from eval_tasks.task_index import task_index
+
+__all__ = ["FORMAT", "from_columns", "load_results", "score_samples", "summarize_records", "to_columns"]
+
+FORMAT = "chartprobe-results/1"
+
+
+def to_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """Records as column lists (missing keys are None)."""
+    keys = sorted({k for r in records for k in r})
+    return {k: [r.get(k) for r in records] for k in keys}
+
+
+def from_columns(columns: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Inverse of :func:`to_columns`; a None cell becomes an absent key again.
+
+    Metrics test for optional fields by presence (``"fuzzy" in record``), so the None
+    padding of :func:`to_columns` must not survive the round trip.
+    """
+    keys = list(columns)
+    return [{k: v for k, v in zip(keys, vals) if v is not None} for vals in zip(*(columns[k] for k in keys))]
+
+
+def _dedupe(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per dataset row: a row feeding two tasks (a group and 'all') counts once."""
+    seen: dict[Any, dict[str, Any]] = {}
+    for i, r in enumerate(records):
+        key = r.get("row_id")
+        seen[(r.get("task"), r.get("doc_id"), i) if key is None else key] = r
+    return list(seen.values())
+
+
+def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Per-task metrics and per-suite summaries of one model's records."""
+    index = task_index()
+    tasks: dict[str, dict[str, Any]] = {}
+    suites: dict[str, Any] = {}
+    for suite_name, records in sorted(records_by_suite.items()):
+        suite = suite_for_release(suite_name)
+        by_task: dict[str, list] = defaultdict(list)
+        for r in records:
+            by_task[r["task"]].append(r)
+        for task, recs in sorted(by_task.items()):
+            tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_metrics(index[task], recs)}
+        suites[suite_name] = suite.summarize(_dedupe(records))
+    return {"tasks": tasks, "suites": suites}
+
+
+def score_samples(paths: Iterable[str | Path]) -> dict[str, Any]:
+    """Rescore every samples file under ``paths``; returns the results document."""
+    records: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    sources: dict[str, list[str]] = defaultdict(list)
+    skipped: dict[str, int] = defaultdict(int)
+    suites: dict[str, Any] = {}
+    for path in sample_files(paths):
+        for s in iter_samples(path):
+            if s.task not in suites:
+                suites[s.task] = suite_for_task(s.task)
+            suite = suites[s.task]
+            if suite is None:  # not a chartprobe task: counted, never fatal
+                skipped[s.task] += 1
+                continue
+            rec = suite.score(s.doc, s.prediction)
+            rec.update(task=s.task, doc_id=s.doc_id, row_id=s.doc.get("id"))
+            records[s.model][suite.name].append(rec)
+        sources[path.parent.name].append(str(path))
+    models = {}
+    for model, by_suite in sorted(records.items()):
+        models[model] = {"sources": sources[model], **summarize_records(by_suite),
+                         "records": {k: to_columns(v) for k, v in by_suite.items()}}
+    return {"format": FORMAT, "models": models, "skipped_tasks": dict(skipped)}
+
+
+def load_results(paths: Iterable[str | Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """model -> suite -> records, merged over results files (a later file's row wins)."""
+    merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for path in paths:
+        doc = json.loads(Path(path).read_text())
+        if doc.get("format") != FORMAT:
+            raise PredictionsError(f"{path} is not a chartprobe results file (format {FORMAT})")
+        for model, entry in doc["models"].items():
+            for suite_name, cols in entry.get("records", {}).items():
+                merged[model][suite_name] += from_columns(cols)
+    return {m: {s: _dedupe_task_rows(rs) for s, rs in by.items()} for m, by in merged.items()}
+
+
+def _dedupe_task_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the last record per (task, doc_id): merging a re-run replaces, never doubles."""
+    last: dict[tuple, dict[str, Any]] = {}
+    for r in records:
+        last[(r.get("task"), r.get("doc_id"))] = r
+    return list(last.values())

@@ -1,0 +1,168 @@
+"""Validity checks shared by the suites: each proves a metric catches the shortcut it targets.
+
+Thresholds (issue 7): the oracle must score 100%; the blind agent (question text only) may
+not beat the per-template majority rate by more than 5 points; abstaining never scores on an
+answerable item (and answering never scores on an unanswerable one); no categorical
+template's majority answer may exceed 1.5x the uniform share. Share thresholds on small
+releases use the one-sided 95% Wilson lower bound, so that a template asked 5 times cannot
+fail by chance while a truly skewed template (all "yes") fails at any realistic size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from statistics import fmean
+from typing import Any
+
+from eval_tasks.suites._base import Check, RunSet
+
+__all__ = ["common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
+
+Z = 1.645  # one-sided 95%
+BLIND_MARGIN = 0.05
+MAJORITY_FACTOR = 1.5
+
+
+def wilson_lower(k: int, n: int, z: float = Z) -> float:
+    """Lower Wilson score bound of a proportion k/n (0 when n == 0)."""
+    if n == 0:
+        return 0.0
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n)
+
+
+def status(ok: bool) -> str:
+    return "pass" if ok else "fail"
+
+
+def mean_accuracy(suite: Any, records: Iterable[Mapping[str, Any]]) -> float | None:
+    vals = [suite.accuracy(r) for r in records]
+    return fmean(vals) if vals else None
+
+
+def majority_answers(suite: Any, rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Most common gold answer per group key (ties broken by the answer's sort order)."""
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for r in rows:
+        counts[suite.group_key(r)][str(r["answer"])] += 1
+    return {k: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for k, c in counts.items()}
+
+
+def _pooled(runs: RunSet, agent: str) -> dict[str, list]:
+    """config -> (row, record) pairs of ``agent`` pooled over the config's splits."""
+    out: dict[str, list] = defaultdict(list)
+    for run in runs.by_agent(agent):
+        out[run.config] += list(zip(run.rows, run.records))
+    return out
+
+
+def oracle_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Oracle accuracy == 100% on every config/split (a row it cannot answer counts as wrong)."""
+    out = []
+    for (config, split), rows in sorted(runs.rows.items()):
+        run = runs.get("oracle", config, split)
+        recs = run.records if run else []
+        value = sum(map(suite.accuracy, recs)) / len(rows) if rows else None
+        out.append(Check("oracle accuracy", f"{config}/{split}", "oracle", value, "= 1", len(rows),
+                         "n/a" if value is None else status(value >= 1.0 - 1e-9)))
+    return out
+
+
+def _gap_bound(blind: list[float], base: list[float]) -> tuple[float, float]:
+    """Paired gap and its one-sided 95% lower bound (SE from the rows where the two differ)."""
+    n = len(blind)
+    gap = (sum(blind) - sum(base)) / n
+    return gap, gap - Z * math.sqrt(sum((a - b) ** 2 for a, b in zip(blind, base))) / n
+
+
+def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Blind (question text) minus the per-template majority baseline, at most +5 points.
+
+    Both are fit out of sample the same way (other splits, else leave-one-out), so the gap
+    measures what the question text adds. A split fails when the gap's one-sided 95% lower
+    bound exceeds 5 points; since one leaking template is diluted in a whole split, the
+    worst template of each config (pooled over splits) is checked the same way.
+    """
+    from eval_tasks.agents.blind import Blind
+
+    out = []
+    per_template: dict[str, dict[str, tuple[list, list]]] = defaultdict(lambda: defaultdict(lambda: ([], [])))
+    for (config, split), rows in sorted(runs.rows.items()):
+        run = runs.get("blind", config, split)
+        if not rows or run is None or not run.records:
+            continue
+        base_preds = Blind(levels=("group", "type")).predict(suite, run.rows, runs.fit_rows(config, split))
+        base = [suite.accuracy(suite.score(r, p)) for r, p in zip(run.rows, base_preds)]
+        blind = [suite.accuracy(r) for r in run.records]
+        for row, b, m in zip(run.rows, blind, base):
+            cell = per_template[config][suite.group_key(row)]
+            cell[0].append(b)
+            cell[1].append(m)
+        gap, bound = _gap_bound(blind, base)
+        out.append(Check("blind gap over majority", f"{config}/{split}", "blind", gap,
+                         f"<= +{BLIND_MARGIN:.2f} (majority {fmean(base):.3f})", len(blind),
+                         status(bound <= BLIND_MARGIN + 1e-9)))
+    for config, cells in sorted(per_template.items()):
+        key, (blind, base) = max(cells.items(), key=lambda kv: (*_gap_bound(*kv[1])[::-1], len(kv[1][0])))
+        gap, bound = _gap_bound(blind, base)
+        out.append(Check("blind gap, worst template", f"{config}:{key}", "blind", gap,
+                         f"<= +{BLIND_MARGIN:.2f} (95% lower bound)", len(blind),
+                         status(bound <= BLIND_MARGIN + 1e-9)))
+    return out
+
+
+def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Abstaining never scores on answerable items; answering never scores on unanswerable ones."""
+    out = []
+    for agent, want, label in (("always_abstain", True, "answerable"), ("never_abstain", False, "unanswerable")):
+        for config, pairs in sorted(_pooled(runs, agent).items()):
+            recs = [rec for row, rec in pairs if suite.answerable(row) == want]
+            value = mean_accuracy(suite, recs)
+            out.append(Check(f"{agent} accuracy on {label} items", config, agent, value, "= 0", len(recs),
+                             "n/a" if value is None else status(value == 0.0)))
+    return out
+
+
+def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Per categorical template (pooled over splits): majority share <= 1.5x uniform (Wilson)."""
+    out = []
+    for config in sorted({c for c, _ in runs.rows}):
+        groups: dict[str, list] = defaultdict(list)
+        for (c, _), rows in runs.rows.items():
+            for r in rows if c == config else ():
+                closed = suite.closed_answers(r)
+                if closed:
+                    groups[suite.group_key(r)].append((str(r["answer"]), len(closed)))
+        for key, items in sorted(groups.items()):
+            top = Counter(a for a, _ in items).most_common(1)[0][1]
+            limit = MAJORITY_FACTOR * fmean(1 / k for _, k in items)
+            out.append(Check("majority answer share", f"{config}:{key}", "-", top / len(items),
+                             f"<= {limit:.2f} (Wilson lower bound)", len(items),
+                             status(wilson_lower(top, len(items)) <= limit)))
+    return out
+
+
+def info_checks(suite: Any, runs: RunSet, agent: str, label: str) -> list[Check]:
+    """Accuracy of ``agent`` per config, reported without a threshold."""
+    return [Check(label, config, agent, mean_accuracy(suite, [rec for _, rec in pairs]), "-", len(pairs), "info")
+            for config, pairs in sorted(_pooled(runs, agent).items())]
+
+
+def share_check(name: str, scope: str, agent: str, hits: int, n: int, limit: float) -> Check:
+    """A 'share of rows must stay below ``limit``' check with the Wilson guard."""
+    return Check(name, scope, agent, hits / n if n else None, f"<= {limit:.2f} (Wilson lower bound)", n,
+                 "n/a" if not n else status(wilson_lower(hits, n) <= limit))
+
+
+COMMON: tuple[Callable[[Any, RunSet], list[Check]], ...] = (
+    oracle_checks, blind_checks, abstention_checks, majority_share_checks)
+
+
+def common_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Every shared check, plus the random agent's chance level for reference."""
+    out = [c for fn in COMMON for c in fn(suite, runs)]
+    return out + info_checks(suite, runs, "random", "random-guess accuracy")

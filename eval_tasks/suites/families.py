@@ -1,0 +1,93 @@
+"""The Chartographer suite: counterfactual chart-question families (``chartprobe-families``).
+
+Scoring and summaries come from :mod:`eval_tasks.metrics.families` (OA, RA, VA, RVC, CVA,
+CU/NU/SP, sign-flip test); task metrics mirror ``families_utils``' aggregations. The oracle
+re-runs the source template's ``generate_answer`` on each row's stored spec. Beyond the
+shared checks, the *stale* agent — every member answered with the original's gold answer —
+must not generalize: its CVA is the share of variants whose answer did not change and must
+stay at or below 0.2, or the family cannot tell updating from memorizing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from eval_tasks.metrics import families as fm
+from eval_tasks.suites import suite
+from eval_tasks.suites._base import Check, RunSet, Suite
+
+Row = Mapping[str, Any]
+
+STALE_CVA_LIMIT = 0.2
+"""Chartographer's point: a stale prediction must fail on (almost) every variant."""
+
+
+@suite("families")
+class FamiliesSuite(Suite):
+    """Family metrics per §3.4 / A.8 of the Chartographer paper."""
+
+    def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        record = fm.score_family_record(row, prediction)
+        if "scale" in row:  # the resolution config reports accuracy per scale
+            record["scale"] = row["scale"]
+        return record
+
+    def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        # 999 resamples keep `report` linear and fast; the harness uses the paper's 9,999.
+        return {**fm.family_summary(records, n_resamples=999), "n": len(records)}
+
+    def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        if any("scale" in r for r in records):
+            return {f"acc_{s}": self._scale_accuracy(records, s / 100) for s in (100, 75, 50)}
+        outcomes = fm.update_outcomes(records)
+        rvc = fm.relative_change(fm.accuracy(records, "variant"), fm.accuracy(records, "original"))
+        return {"oa": fm.accuracy(records, "original"), "ra": fm.accuracy(records, "reconstruction"),
+                "va": fm.accuracy(records, "variant"), "rvc": rvc,
+                "cva": fm.conditional_variant_accuracy(records),
+                "cu": outcomes["CU"], "nu": outcomes["NU"], "sp": outcomes["SP"]}
+
+    @staticmethod
+    def _scale_accuracy(records: Sequence[Mapping[str, Any]], scale: float) -> float | None:
+        vals = [float(r["correct"]) for r in records if abs(float(r["scale"]) - scale) < 1e-6]
+        return fmean(vals) if vals else None
+
+    def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
+        return {key: summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
+
+    def oracle(self, row: Row) -> str | None:
+        from dataset_builders.families import FAMILY_SOURCES
+        from dataset_builders.spec import ChartSpec
+
+        source = FAMILY_SOURCES.get(row["source"])()
+        return source.answer(ChartSpec.from_json(row["spec"]), json.loads(row["qa_params"]))
+
+    def group_key(self, row: Row) -> str:
+        return str(row.get("source") or row.get("answer_type"))
+
+    def checks(self, runs: RunSet) -> list[Check]:
+        out = super().checks(runs)
+        pooled: dict[str, list[dict[str, Any]]] = {}
+        for run in runs.by_agent("stale"):
+            if run.config != "resolution":  # no variants there: nothing stale to measure
+                pooled.setdefault(run.config, []).extend(run.records)
+        for config, records in sorted(pooled.items()):
+            cva = fm.conditional_variant_accuracy(records)
+            n = sum(r["role"] == "variant" for r in records)
+            ok = cva is not None and cva <= STALE_CVA_LIMIT
+            out.append(Check("stale-agent CVA (unchanged variants)", config, "stale", cva,
+                             f"<= {STALE_CVA_LIMIT}", n, "pass" if ok else "fail"))
+        return out
+
+    def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        from eval_tasks import report_plots as rp
+
+        accs = {m: {k: p.get(k) for k in ("OA", "RA", "VA", "CVA")} for m, p in profiles.items()}
+        outcomes = {m: {k: p.get(k) for k in ("CU", "NU", "SP")} for m, p in profiles.items()}
+        return [rp.grouped_bars(accs, folder / "families_accuracy.png", "Family accuracy (OA/RA/VA/CVA)",
+                                "accuracy"),
+                rp.stacked_bars(outcomes, folder / "families_update_outcomes.png",
+                                "Variant update outcomes (CU / NU / SP)", "share of variants")]

@@ -1,0 +1,117 @@
+"""The ChartJudgeBench suite: CPA chart pairs and CRJ accept/reject items (``chartprobe-judge``).
+
+Scoring and summaries come from :mod:`eval_tasks.metrics.judge`. CPA documents are built the
+way ``judge_utils.load_cpa`` builds them — every pair twice, better chart first (gold A) then
+worse chart first (gold B) — so agents answer exactly what a model is asked. The oracle is
+the construction record: the better chart is the unflawed spec (its flaw was verified on the
+renders when the pair was made) and a CRJ item is Accept exactly when its candidate carries
+no injected failure. Beyond the shared checks: the first-position agent must get zero
+two-pass accuracy, the always-accept agent zero specificity, and CRJ classes must be
+balanced (45–55% Accept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from eval_tasks.metrics import judge as jm
+from eval_tasks.suites import suite
+from eval_tasks.suites._base import Check, RunSet, Suite
+
+Row = Mapping[str, Any]
+ORDERS = (("better_first", "A"), ("worse_first", "B"))
+BALANCE = (0.45, 0.55)
+
+
+def _crj_correct(record: Mapping[str, Any]) -> bool:
+    verdict = record["verdicts"][0] if record["verdicts"] else None
+    return verdict == str(record["label"]).lower()
+
+
+@suite("judge")
+class JudgeSuite(Suite):
+    """CPA two-pass metrics and CRJ accept/reject metrics (ChartJudgeBench §4, Table 2)."""
+
+    def documents(self, config: str, rows: Sequence[Row]) -> list[Row]:
+        if config != "cpa":
+            return list(rows)
+        return [{**r, "order": order, "answer": gold, "answer_type": "choice",
+                 "id": f"{r['pair_id']}-{order}"} for r in rows for order, gold in ORDERS]
+
+    def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        if "pair_id" in row:
+            rec = jm.cpa_record(row, [prediction])
+            return {**rec, "correct": rec["choices"][0] == dict(ORDERS)[row["order"]]}
+        rec = jm.crj_record(row, [prediction])
+        return {**rec, "task": row.get("task"), "correct": _crj_correct(rec)}
+
+    def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        cpa = [r for r in records if "pair_id" in r]
+        out: dict[str, Any] = {"n": len(records)}
+        if cpa:
+            out["cpa"] = jm.cpa_summary(cpa)
+        for task in sorted({r.get("task") for r in records if "item_id" in r}):
+            out[f"crj_{task}"] = jm.crj_metrics([r for r in records if r.get("task") == task])
+        return out
+
+    def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        if task.config == "cpa":
+            s = jm.cpa_summary(list(records))
+            flat = {k: v for k, v in s.items() if isinstance(v, float)}
+            flat.update({f"acc_{k}": v for k, v in {**s["per_criterion"], **s["per_dimension"]}.items()})
+            return flat
+        m = jm.crj_metrics(list(records))
+        return {k: m[k] for k in ("accuracy", "precision", "recall", "specificity", "f1", "accept_rate",
+                                  "parse_fail_rate")}
+
+    def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
+        out = {"CPA two-pass": (summary.get("cpa") or {}).get("two_pass_accuracy")}
+        for key, label in (("crj_reproduction", "CRJ repro F1"), ("crj_editing", "CRJ edit F1")):
+            out[label] = (summary.get(key) or {}).get("f1")
+        return out
+
+    def oracle(self, row: Row) -> str | None:
+        if "pair_id" in row:
+            return dict(ORDERS)[row["order"]]
+        return "Accept" if row["failure"] == "none" else "Reject"
+
+    def closed_answers(self, row: Row) -> tuple[str, ...] | None:
+        return ("A", "B") if "pair_id" in row else ("Accept", "Reject")
+
+    def group_key(self, row: Row) -> str:
+        return str(row.get("criterion") or row.get("task") or row.get("answer_type"))
+
+    def checks(self, runs: RunSet) -> list[Check]:
+        out = super().checks(runs)
+        for run in runs.by_agent("first_position"):
+            if run.config == "cpa":
+                s = jm.cpa_summary(run.records)
+                ok = s["two_pass_accuracy"] == 0.0 and s["bias_a_rate"] == 1.0
+                out.append(Check("first-position two-pass accuracy", f"cpa/{run.split}", "first_position",
+                                 s["two_pass_accuracy"], "= 0 (bias-A = 1)", s["n_pairs"],
+                                 "pass" if ok else "fail"))
+        for run in runs.by_agent("always_accept"):
+            if not run.records:  # CPA pairs have no accept/reject verdict to give
+                continue
+            m = jm.crj_metrics(run.records)
+            out.append(Check("always-accept specificity", f"{run.config}/{run.split}", "always_accept",
+                             m["specificity"], "= 0", m["n"], "pass" if m["specificity"] == 0.0 else "fail"))
+        for (config, split), rows in sorted(runs.rows.items()):
+            if config != "cpa" and rows:
+                share = fmean(str(r["label"]) == "Accept" for r in rows)
+                ok = BALANCE[0] <= share <= BALANCE[1]
+                out.append(Check("CRJ Accept share (class balance)", f"{config}/{split}", "-", share,
+                                 f"{BALANCE[0]:.0%}-{BALANCE[1]:.0%}", len(rows), "pass" if ok else "fail"))
+        return out
+
+    def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        from eval_tasks import report_plots as rp
+
+        per_criterion = {m: (p.get("cpa") or {}).get("per_criterion", {}) for m, p in profiles.items()}
+        if not any(per_criterion.values()):
+            return []
+        return [rp.grouped_bars(per_criterion, folder / "judge_cpa_per_criterion.png",
+                                "CPA two-pass accuracy per flaw criterion", "accuracy")]

@@ -1,0 +1,133 @@
+"""The ChartProbe suite: probes per skill and held-out complex reasoning (``chartprobe-probes``).
+
+Scoring and summaries come from :mod:`eval_tasks.metrics.probes`; the oracle re-runs each
+row's recorded program on its stored spec (re-rendering only for bounding boxes). Besides
+the shared checks, pie probes carry a box legend in data order, so the legend-order
+shortcut (LegendBench §6.2) gets its own check: answering rank/identity questions from the
+legend must not pass them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from statistics import fmean
+from typing import Any
+
+from eval_tasks.metrics import probes as pm
+from eval_tasks.suites import suite
+from eval_tasks.suites._base import Check, RunSet, Suite
+
+Row = Mapping[str, Any]
+
+TREND_ANSWERS = ("increasing", "decreasing", "fluctuating")
+"""The closed label set of the ``trend`` program op (P-TREND-PATTERN)."""
+LEGEND_ORDER_LIMIT = 0.5
+"""Legend-order answers may not pass more than half of the rank/identity probes they answer."""
+
+
+def _scene_vocab() -> dict[str, tuple[str, ...]]:
+    from dataset_builders.scenes.spec import COLORS, FILLS, SHAPES, SIZES
+
+    return {"shape": tuple(SHAPES), "color": tuple(COLORS), "size": tuple(SIZES), "fill": tuple(FILLS)}
+
+
+def _program(row: Row) -> dict[str, Any]:
+    try:
+        return json.loads(row.get("program") or "{}")
+    except (TypeError, ValueError):
+        return {}
+
+
+def _mean(values: list[float]) -> float | None:
+    return fmean(values) if values else None
+
+
+@suite("probes")
+class ProbesSuite(Suite):
+    """Per-skill accuracy (P, G, SR), CR fuzzy accuracy, per-domain profiles."""
+
+    def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        return pm.score_record(row, prediction)
+
+    def accuracy(self, record: Mapping[str, Any]) -> float:
+        return float(record["accuracy"])
+
+    def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        by_domain: dict[str, list] = {}
+        for r in records:
+            by_domain.setdefault(r.get("domain") or "?", []).append(r)
+        return {**pm.probe_summary(list(records)),
+                "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())}}
+
+    def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        # Mirrors eval_tasks/tasks/utils.py: process_probe (paper accuracy) / process_cr (strict).
+        fails = _mean([float(r["parse_failed"]) for r in records])
+        if task.config.startswith("cr_"):
+            return {"fuzzy": _mean([float(r["fuzzy"]) for r in records]),
+                    "accuracy": _mean([float(r["correct"]) for r in records]), "parse_fail_rate": fails}
+        return {"accuracy": _mean([float(r["accuracy"]) for r in records]), "parse_fail_rate": fails}
+
+    def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
+        out = {f"{k} acc": v for k, v in summary.get("per_skill", {}).items()}
+        out["CR fuzzy"] = summary.get("cr_fuzzy")
+        out["parse fail"] = summary.get("parse_failure_rate")
+        return out
+
+    def oracle(self, row: Row) -> str | None:
+        from dataset_builders.probe_domains import PROBE_DOMAINS
+        from dataset_builders.programs import Program, answer_of
+
+        domain = PROBE_DOMAINS[row["domain"]]
+        spec = domain.spec_from_json(row["spec"])
+        boxes = domain.render(spec).boxes if row["answer_type"] == "bbox" else {}
+        return answer_of(Program.from_json(row["program"]), domain.view(spec, boxes), row["answer_type"])
+
+    def closed_answers(self, row: Row) -> tuple[str, ...] | None:
+        if _program(row).get("op") == "trend":
+            return TREND_ANSWERS
+        return super().closed_answers(row)
+
+    def answer_space(self, row: Row, pool: Sequence[str]) -> Sequence[str]:
+        closed = self.closed_answers(row)
+        if closed:
+            return closed
+        spec = json.loads(row.get("spec") or "{}")
+        categories = [str(c) for c in (spec.get("data") or {}).get("categories", [])]
+        kind = row["answer_type"]
+        if kind in ("integer", "count"):  # positions, ranks and counts never exceed the marks
+            return [str(i) for i in range(int(row.get("n_marks") or len(categories) or 1) + 1)]
+        if kind == "label" and str(row["answer"]) in categories:
+            return categories
+        attr = _program(row).get("args", {}).get("attr")
+        if kind == "label" and attr in _scene_vocab():
+            return _scene_vocab()[attr]
+        if kind == "list" and categories:  # a guesser names one category
+            return [json.dumps([c], ensure_ascii=False) for c in categories]
+        return sorted(set(pool)) or [str(row["answer"])]
+
+    def checks(self, runs: RunSet) -> list[Check]:
+        from eval_tasks.suites._checks import share_check
+
+        out = super().checks(runs)
+        pooled: dict[str, list[float]] = {}
+        for run in runs.by_agent("legend_order"):
+            pooled.setdefault(run.config, []).extend(self.accuracy(r) for r in run.records)
+        for config, accs in sorted(pooled.items()):
+            out.append(share_check("legend-order shortcut accuracy", config, "legend_order",
+                                   int(sum(accs)), len(accs), LEGEND_ORDER_LIMIT))
+        return out
+
+    def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        from eval_tasks import report_plots as rp
+
+        skills = {m: p.get("per_skill", {}) for m, p in profiles.items()}
+        out = [rp.grouped_bars(skills, folder / "probes_per_skill.png", "Probe accuracy per skill",
+                               "accuracy")]
+        cells = {m: {f"{d}/{s}": v for d, per in p.get("per_domain_skill", {}).items() for s, v in per.items()}
+                 for m, p in profiles.items()}
+        out.append(rp.heatmap(cells, folder / "probes_domain_skill.png", "Accuracy per domain and skill"))
+        templates = {m: p.get("per_template", {}) for m, p in profiles.items()}
+        out.append(rp.heatmap(templates, folder / "probes_per_template.png", "Accuracy per template"))
+        return out

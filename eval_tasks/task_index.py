@@ -1,0 +1,76 @@
+"""Which lm-eval task reads which release rows, read from the task YAMLs themselves.
+
+``chartprobe score`` and the reference agents must name rows exactly as lm-eval does
+(``samples_<task>_<date>.jsonl``), and a new benchmark's tasks must be picked up without
+editing a list here. So the index is built from ``eval_tasks/tasks/*.yaml``: every leaf
+task names its release, config, optional row filter (``chartprobe_where``) and test split
+in ``dataset_kwargs`` (following ``include:`` chains). Group files and templates without
+``.yaml`` are not tasks and are skipped, as lm-eval does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+__all__ = ["TaskData", "task_index", "tasks_for_rows"]
+
+TASKS_DIR = Path(__file__).resolve().parent / "tasks"
+
+
+class _TaskLoader(yaml.SafeLoader):
+    """SafeLoader that keeps lm-eval's ``!function module.name`` tags as plain strings."""
+
+
+_TaskLoader.add_constructor("!function", lambda loader, node: f"!function {loader.construct_scalar(node)}")
+
+
+@dataclass(frozen=True)
+class TaskData:
+    """The rows one lm-eval task evaluates."""
+
+    task: str
+    release: str
+    config: str
+    split: str = "test"
+    where: Mapping[str, Any] = field(default_factory=dict)
+
+    def selects(self, config: str, split: str, row: Mapping[str, Any]) -> bool:
+        """Whether ``row`` of ``config``/``split`` is one of this task's documents."""
+        return (config == self.config and split == self.split
+                and all(row.get(k) == v for k, v in self.where.items()))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data = yaml.load(path.read_text(), Loader=_TaskLoader) or {}
+    base = data.pop("include", None)
+    if base:  # the leaf's own keys override the included body, as in lm-eval
+        data = {**_load(path.parent / base), **data}
+    return data
+
+
+@functools.lru_cache(maxsize=4)
+def task_index(tasks_dir: str | None = None) -> dict[str, TaskData]:
+    """Task name -> :class:`TaskData` for every chartprobe leaf task in ``tasks_dir``."""
+    out: dict[str, TaskData] = {}
+    for path in sorted(Path(tasks_dir or TASKS_DIR).glob("*.yaml")):
+        data = _load(path)
+        kwargs = data.get("dataset_kwargs") or {}
+        if "task" not in data or "chartprobe_release" not in kwargs:
+            continue
+        out[data["task"]] = TaskData(
+            task=data["task"], release=kwargs["chartprobe_release"],
+            config=kwargs.get("chartprobe_config", "default"), split=data.get("test_split", "test"),
+            where=dict(kwargs.get("chartprobe_where") or {}))
+    return out
+
+
+def tasks_for_rows(release: str, config: str, split: str, row: Mapping[str, Any]) -> list[str]:
+    """Every task that evaluates ``row`` (a row may feed a per-group task and an 'all' task)."""
+    return [t.task for t in task_index().values()
+            if t.release == release and t.selects(config, split, row)]

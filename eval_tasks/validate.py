@@ -1,0 +1,120 @@
+"""``chartprobe validate``: run every applicable reference agent on a release and check validity.
+
+For each config/split of a release, every agent that applies to the release's suite
+answers the rows (the blind agent is fit on the config's other splits), its predictions
+are scored with the suite's scorer, and the suite's checks turn the runs into the validity
+table. The table is written as markdown and JSON, optionally into the release's dataset
+card (a ``## Validity`` section, replaced on re-runs), and any failed check makes the
+command exit non-zero. With ``samples_out`` the agents' test-split predictions are also
+written in lm-eval ``--log_samples`` layout, one model folder per agent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from eval_tasks.agents import AGENTS
+from eval_tasks.predictions import date_id, load_release_rows, write_samples
+from eval_tasks.suites import suite_for_release
+from eval_tasks.suites._base import AgentRun, Check, RunSet
+from eval_tasks.task_index import task_index
+
+__all__ = ["ValidityReport", "render_markdown", "run_agents", "validate_release"]
+
+
+@dataclasses.dataclass
+class ValidityReport:
+    """The validity table of one release."""
+
+    release: str
+    dataset: str
+    checks: list[Check]
+
+    @property
+    def failed(self) -> list[Check]:
+        return [c for c in self.checks if c.status == "fail"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"release": self.release, "dataset": self.dataset, "passed": not self.failed,
+                "checks": [dataclasses.asdict(c) for c in self.checks]}
+
+
+def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None) -> RunSet:
+    """Every applicable agent on every config/split of ``rows``, scored by the suite."""
+    suite = suite_for_release(dataset)
+    runs = RunSet(dataset, {(c, s): suite.documents(c, rs) for (c, s), rs in rows.items()})
+    for name, cls in AGENTS.items():
+        agent = cls()
+        if (agents is not None and name not in agents) or not agent.applies_to_suite(suite):
+            continue
+        for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
+            preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
+            kept = [(r, p) for r, p in zip(split_rows, preds, strict=True) if p is not None]
+            runs.runs[(name, config, split)] = AgentRun(
+                name, config, split, [r for r, _ in kept], [p for _, p in kept],
+                [suite.score(r, p) for r, p in kept])
+    return runs
+
+
+def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) -> list[Path]:
+    """The agents' predictions on every lm-eval task of the release, in ``--log_samples`` layout."""
+    stamp = stamp or date_id()
+    written = []
+    for task in task_index().values():
+        if task.release != runs.release:
+            continue
+        for (agent, config, split), run in sorted(runs.runs.items()):
+            picked = [(r, p) for r, p in zip(run.rows, run.predictions) if task.selects(config, split, r)]
+            if picked:
+                written.append(write_samples(folder / agent, task.task, [r for r, _ in picked],
+                                             [p for _, p in picked], stamp))
+    return written
+
+
+def validate_release(release: str | Path, *, samples_out: str | Path | None = None,
+                     agents: Sequence[str] | None = None) -> ValidityReport:
+    """Run the agents on ``release`` (a release folder) and return its validity report."""
+    from dataset_builders.card import read_card_metadata
+
+    release = Path(release)
+    dataset = read_card_metadata(release)["chartprobe"]["dataset"]
+    suite = suite_for_release(dataset)
+    runs = run_agents(dataset, load_release_rows(release), agents)
+    if samples_out is not None:
+        write_agent_samples(runs, Path(samples_out))
+    return ValidityReport(release.name, dataset, suite.checks(runs))
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def render_markdown(report: ValidityReport, *, include_na: bool = False) -> str:
+    """The validity table as markdown (checks with nothing to check are left out by default)."""
+    verdict = "all checks pass" if not report.failed else f"**{len(report.failed)} check(s) FAIL**"
+    lines = [f"Reference agents on `{report.release}`: {verdict}.", "",
+             "| check | scope | agent | value | threshold | n | status |", "|---|---|---|---|---|---|---|"]
+    for c in report.checks:
+        if c.status == "n/a" and not include_na:
+            continue
+        shown = f"**{c.status}**" if c.status == "fail" else c.status
+        lines.append(f"| {c.check} | `{c.scope}` | {c.agent} | {_fmt(c.value)} | {c.threshold} | {c.n} | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+CARD_INTRO = ("Every number below comes from `chartprobe validate`: reference agents (an oracle that "
+              "recomputes answers from the spec, a question-only blind agent, shortcut agents, a seeded "
+              "random guesser) answer every config and split, and each metric must catch the shortcut it "
+              "was designed to catch. Thresholds: oracle 100%; blind at most 5 points above the majority "
+              "rate; abstaining never scores on answerable items; no categorical template's majority answer "
+              "above 1.5x uniform (one-sided 95% Wilson bound); benchmark-specific checks as listed.")
+
+
+def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
+    """Insert or replace the ``## Validity`` section of the release's dataset card."""
+    from dataset_builders.card import write_card_section
+
+    return write_card_section(release, "Validity", f"{CARD_INTRO}\n\n{render_markdown(report)}")

@@ -1,0 +1,160 @@
+"""Reference agents: each one on hand-made rows, and their predictions through `chartprobe score`
+equal the in-harness aggregation (eval_tasks/tasks/utils.py) for the same rows."""
+
+from __future__ import annotations
+
+import json
+import math
+from statistics import fmean
+
+import pytest
+
+from dataset_builders.probe_domains import PROBE_DOMAINS
+from dataset_builders.programs import Program
+from dataset_builders.rng import rng_for
+from eval_tasks.agents import AGENTS
+from eval_tasks.predictions import load_release_rows
+from eval_tasks.results import score_samples
+from eval_tasks.suites import SUITES, suite_for_release
+from eval_tasks.task_index import task_index
+from eval_tasks.tasks import utils
+from eval_tasks.validate import run_agents, write_agent_samples
+
+EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", "always_abstain",
+                   "first_position", "always_accept", "random"}
+
+
+def test_every_agent_of_the_issue_is_registered_with_a_description():
+    assert set(AGENTS.names()) == EXPECTED_AGENTS
+    assert all(cls.description for _, cls in AGENTS.items())
+    assert {"probes", "smoke"} <= set(SUITES.names())
+
+
+def _row(**kw):
+    base = {"id": "r0", "question": "Q?", "answer": "yes", "answer_type": "bool", "template_id": "T"}
+    return {**base, **kw}
+
+
+def test_stale_answers_every_family_member_with_the_original_answer():
+    rows = [_row(id="o", family_id="f1", role="original", answer="5", answer_type="integer"),
+            _row(id="v1", family_id="f1", role="variant", answer="5", answer_type="integer"),
+            _row(id="v2", family_id="f1", role="variant", answer="7", answer_type="integer"),
+            _row(id="x", family_id="f2", role="variant", answer="3", answer_type="integer")]
+    suite = suite_for_release("smoke")  # any typed scorer: stale only needs family columns
+    preds = AGENTS.get("stale")().predict(suite, rows)
+    assert preds == ["5", "5", "5", None]  # no original in f2: nothing to be stale about
+    correct = [suite.score(r, p)["correct"] for r, p in zip(rows[1:3], preds[1:3])]
+    assert correct == [True, False]  # right exactly where the variant's answer did not change
+
+
+def test_first_position_and_always_accept_answer_only_their_items():
+    suite = suite_for_release("smoke")
+    cpa = [_row(answer="A", answer_type="choice"), _row(answer="B", answer_type="choice")]
+    crj = [_row(answer="Accept", answer_type="choice"), _row(answer="Reject", answer_type="choice")]
+    first, accept = AGENTS.get("first_position")(), AGENTS.get("always_accept")()
+    assert first.predict(suite, cpa) == ["A", "A"] and first.predict(suite, crj) == [None, None]
+    assert accept.predict(suite, crj) == ["Accept", "Accept"] and accept.predict(suite, cpa) == [None, None]
+    scored = [suite.score(r, "A")["correct"] for r in cpa]
+    assert scored == [True, False]  # one pass right, the swapped pass wrong: two-pass credit 0
+    assert not first.applies_to_suite(suite) and first.applies_to_suite(type("S", (), {"name": "judge"})())
+
+
+def _pie_view(seed):
+    domain = PROBE_DOMAINS["pie"]
+    spec = domain.sample(rng_for(seed, "legend-agent"), "medium")
+    return spec, domain.view(spec, {})
+
+
+def test_legend_order_reads_rank_answers_off_the_legend():
+    spec, _ = _pie_view(3)
+    legend = list(spec.data.categories)  # the probes' pie legend lists segments in data order
+    agent, suite = AGENTS.get("legend_order")(), suite_for_release("probes")
+
+    def row(op, **args):
+        return _row(spec=spec.to_json(), program=Program(op, args).to_json(), answer_type="label")
+
+    assert agent.answer(suite, row("extreme_label", largest=True)) == legend[0]
+    assert agent.answer(suite, row("extreme_label", largest=False)) == legend[-1]
+    assert json.loads(agent.answer(suite, row("top_k_labels", k=3))) == legend[:3]
+    assert agent.answer(suite, row("rank_of", label=legend[2])) == "3"
+    assert agent.answer(suite, row("label_at_position", k=2)) is None  # reading order, not a shortcut
+    # LegendBench-style rank question naming a target: the target's legend-entry position.
+    target = {**_row(spec=spec.to_json(), answer_type="integer", answer="1"), "target": legend[1]}
+    assert agent.answer(suite, target) == "2"
+    bar = PROBE_DOMAINS["bar"].sample(rng_for(0, "bar"), "simple")  # no box legend: no shortcut
+    assert agent.answer(suite, _row(spec=bar.to_json(), program=Program("extreme_label", {"largest": True}).to_json())) is None
+
+
+def test_legend_order_follows_a_reordered_legend():
+    import dataclasses
+
+    spec, _ = _pie_view(5)
+    order = tuple(reversed(range(len(spec.data.categories))))
+    spec = dataclasses.replace(spec, legend=dataclasses.replace(spec.legend, order=order))
+    row = _row(spec=spec.to_json(), program=Program("extreme_label", {"largest": True}).to_json())
+    assert AGENTS.get("legend_order")().answer(suite_for_release("probes"), row) == spec.data.categories[-1]
+
+
+def test_blind_uses_other_splits_or_leave_one_out_and_catches_text_leaks():
+    suite, blind = suite_for_release("probes"), AGENTS.get("blind")()
+    train = [_row(id=f"t{i}", answer="no" if i % 3 else "yes") for i in range(9)]
+    assert blind.predict(suite, [_row(answer="yes")], train) == ["no"]  # majority of the fit split
+    loo = [_row(id="a", answer="yes"), _row(id="b", answer="yes"), _row(id="c", answer="no")]
+    assert blind.predict(suite, loo) == ["no", "no", "yes"]  # each row's own gold left out
+    leaky = [_row(id=str(i), question=f"Q? [{a}]", answer=a) for i, a in enumerate(["yes", "no"] * 4)]
+    preds = blind.predict(suite, leaky[:4], leaky[4:])
+    assert preds == [r["answer"] for r in leaky[:4]]
+
+
+def test_random_is_seeded_and_stays_in_the_answer_space():
+    suite, agent = suite_for_release("probes"), AGENTS.get("random")()
+    spec, _ = _pie_view(1)
+    rows = [_row(id=f"r{i}", spec=spec.to_json(), answer=spec.data.categories[0], answer_type="label",
+                 program=Program("extreme_label", {"largest": True}).to_json()) for i in range(30)]
+    preds = agent.predict(suite, rows)
+    assert preds == agent.predict(suite, list(reversed(rows)))[::-1]  # per-row streams, order-free
+    assert set(preds) <= set(spec.data.categories) and len(set(preds)) > 1
+    bools = agent.predict(suite, [_row(id=f"b{i}") for i in range(40)])
+    assert set(bools) == {"yes", "no"}
+
+
+def test_abstain_agents():
+    suite = suite_for_release("probes")
+    rows = [_row(answer="4", answer_type="integer"), _row(answer="I don't know", answer_type="abstain")]
+    never = AGENTS.get("never_abstain")().predict(suite, rows)
+    always = AGENTS.get("always_abstain")().predict(suite, rows)
+    assert never[0] == "4" and suite.score(rows[1], never[1])["correct"] is False
+    assert [suite.score(r, p)["correct"] for r, p in zip(rows, always)] == [False, True]
+
+
+@pytest.fixture(scope="module")
+def probe_runs(probes_release):
+    rows = load_release_rows(probes_release)
+    return run_agents("probes", rows, ["oracle", "blind", "random", "legend_order", "always_abstain"])
+
+
+def _harness_metrics(task, rows, preds):
+    """eval_tasks/tasks/utils.py process_results per row, averaged (lm-eval's `mean` aggregation)."""
+    fn = utils.process_cr if task.config.startswith("cr_") else utils.process_probe
+    per_row = [fn(r, [p]) for r, p in zip(rows, preds)]
+    return {k: fmean(d[k] for d in per_row) for k in per_row[0]}
+
+
+def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_runs, tmp_path):
+    write_agent_samples(probe_runs, tmp_path / "samples")
+    results = score_samples([tmp_path / "samples"])
+    index, compared = task_index(), 0
+    for (agent, config, split), run in probe_runs.runs.items():
+        for task in (t for t in index.values() if t.release == "probes"):
+            picked = [(r, p) for r, p in zip(run.rows, run.predictions) if task.selects(config, split, r)]
+            if not picked:
+                continue
+            want = _harness_metrics(task, *zip(*picked))
+            got = results["models"][agent]["tasks"][task.task]
+            assert got["n"] == len(picked)
+            assert set(got["metrics"]) == set(want), task.task
+            for k, v in want.items():
+                assert math.isclose(got["metrics"][k], v, abs_tol=1e-12), (agent, task.task, k)
+            compared += 1
+    assert compared >= 3 * 15  # oracle, blind and random on every probes task at least
+    assert {t["metrics"]["accuracy"] for t in results["models"]["oracle"]["tasks"].values()} == {1.0}

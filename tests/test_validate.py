@@ -1,0 +1,152 @@
+"""`chartprobe validate`: passes on the small releases, fails on deliberately broken ones, writes the card."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+
+import pytest
+
+from dataset_builders.card import read_card_metadata, write_card_section
+from eval_tasks.commands import add_parsers
+from eval_tasks.suites._checks import wilson_lower
+
+
+def _cli(argv):
+    parser = argparse.ArgumentParser()
+    add_parsers(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_wilson_lower_bound_guards_small_samples_only():
+    assert wilson_lower(5, 5) < 0.75 < wilson_lower(20, 20)  # 5/5 "yes" is chance, 20/20 is not
+    assert wilson_lower(0, 0) == 0.0 and wilson_lower(50, 100) < 0.5
+
+
+def test_small_releases_pass_and_tables_are_written(probes_release, smoke_release, tmp_path, capsys):
+    rc = _cli(["validate", str(probes_release), str(smoke_release), "--out", str(tmp_path / "v")])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    doc = json.loads((tmp_path / "v" / "validity.json").read_text())
+    assert [d["dataset"] for d in doc] == ["probes", "smoke"] and all(d["passed"] for d in doc)
+    checks = {(c["check"], c["scope"]) for c in doc[0]["checks"]}
+    assert ("oracle accuracy", "bar/test") in checks and ("oracle accuracy", "cr_pie/test") in checks
+    assert ("legend-order shortcut accuracy", "pie") in checks
+    assert ("majority answer share", "bar:P-HEIGHT-2X") in checks
+    assert "| oracle accuracy | `shapes/train` | oracle | 1.000 |" in (tmp_path / "v" / "validity.md").read_text()
+
+
+def _corrupt(release, config, edit):
+    """Rewrite every split of ``config`` through ``edit(row) -> row`` (image column kept)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for path in sorted((release / config).glob("*.parquet")):
+        table = pq.read_table(path)
+        rows = [edit(dict(r)) for r in table.to_pylist()]
+        pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), path)
+
+
+@pytest.fixture(scope="module")
+def broken_release(probes_release, tmp_path_factory):
+    """A copy of the small probes release with three planted faults in ``bar``."""
+    release = tmp_path_factory.mktemp("broken") / "chartprobe-probes"
+    shutil.copytree(probes_release, release)
+
+    def edit(row):
+        if row["template_id"] == "R-ARITH-TOTAL":  # a wrong stored answer
+            row["answer"] = str(float(row["answer"]) * 2)
+        if row["template_id"] == "P-HEIGHT-2X":  # a closed-answer template that is all "yes"
+            row["answer"] = "yes"
+        if row["template_id"] == "P-HEIGHT-COMPARE":  # a phrasing chosen by the answer: text leaks it
+            row["question"] = {"yes": "Is the first bar taller?", "no": "Is the first bar taller than that?"}[
+                row["answer"]]
+        return row
+
+    _corrupt(release, "bar", edit)
+    return release
+
+
+def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_path, capsys):
+    rc = _cli(["validate", str(broken_release), "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 1
+    failed = {(c["check"], c["scope"]) for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
+              if c["status"] == "fail"}
+    assert ("oracle accuracy", "bar/test") in failed and ("oracle accuracy", "bar/train") in failed
+    assert ("majority answer share", "bar:P-HEIGHT-2X") in failed
+    assert ("blind gap, worst template", "bar:P-HEIGHT-COMPARE") in failed
+    assert not any(scope.startswith(("hbar", "pie", "shapes", "cr_")) for _, scope in failed)  # only bar broke
+    assert "FAIL chartprobe-probes: oracle accuracy [bar/test]" in out
+
+
+def test_write_card_inserts_then_replaces_the_validity_section(probes_release, tmp_path):
+    release = tmp_path / "chartprobe-probes"
+    shutil.copytree(probes_release, release)
+    before = read_card_metadata(release)
+    assert _cli(["validate", str(release), "--write-card"]) == 0
+    assert _cli(["validate", str(release), "--write-card"]) == 0
+    text = (release / "README.md").read_text()
+    assert text.count("## Validity") == 1 and "| oracle accuracy | `bar/test` |" in text
+    assert text.index("## Validity") < text.index("## Citation")  # before the citation block
+    assert read_card_metadata(release) == before  # YAML header (content hash) untouched
+
+
+def test_write_card_section_appends_when_there_is_no_citation(tmp_path):
+    (tmp_path / "README.md").write_text("---\na: 1\n---\n\n# T\n\n## Other\n\ntext\n")
+    write_card_section(tmp_path, "Validity", "v1")
+    write_card_section(tmp_path, "Validity", "v2")
+    text = (tmp_path / "README.md").read_text()
+    assert text.endswith("## Validity\n\nv2\n") and "v1" not in text and "## Other\n\ntext\n" in text
+
+
+def test_families_release_passes_and_stale_variants_fail(release_root, tmp_path, capsys):
+    """The small families release passes; one whose variants never change their answer fails
+    exactly on the stale-agent check (the oracle still agrees, since specs are consistent)."""
+    families = release_root / "chartprobe-families"
+    assert _cli(["validate", str(families), "--out", str(tmp_path / "ok")]) == 0, capsys.readouterr().out
+
+    broken = tmp_path / "broken" / "chartprobe-families"
+    shutil.copytree(families, broken)
+    import pyarrow.parquet as pq
+
+    base = {r["family_id"]: r for r in pq.read_table(broken / "all").to_pylist() if r["role"] == "reconstruction"}
+
+    def freeze(row):  # every variant re-shows the reconstruction: data and answer never change
+        if row["role"] == "variant":
+            row["spec"], row["answer"] = base[row["family_id"]]["spec"], base[row["family_id"]]["answer"]
+        return row
+
+    _corrupt(broken, "all", freeze)
+    assert _cli(["validate", str(broken), "--out", str(tmp_path / "bad")]) == 1
+    doc = json.loads((tmp_path / "bad" / "validity.json").read_text())[0]
+    failed = {(c["check"], c["scope"]) for c in doc["checks"] if c["status"] == "fail"}
+    assert failed == {("stale-agent CVA (unchanged variants)", "all")}
+
+
+def test_judge_release_passes_and_an_all_accept_crj_set_fails(release_root, tmp_path):
+    """First-position and always-accept agents are caught; a CRJ set that is all Accept fails
+    the class-balance check (and only that check)."""
+    judge = release_root / "chartprobe-judge"
+    assert _cli(["validate", str(judge), "--out", str(tmp_path / "ok")]) == 0
+    doc = json.loads((tmp_path / "ok" / "validity.json").read_text())[0]
+    by_check = {c["check"]: c for c in doc["checks"]}
+    assert by_check["first-position two-pass accuracy"]["value"] == 0.0
+    assert by_check["always-accept specificity"]["value"] == 0.0
+
+    broken = tmp_path / "broken" / "chartprobe-judge"
+    shutil.copytree(judge, broken)
+
+    def accept_all(row):  # relabel and clear the injected failure, so the oracle still agrees
+        row["label"] = row["answer"] = "Accept"
+        row["failure"] = "none"
+        return row
+
+    _corrupt(broken, "crj_reproduction", accept_all)
+    assert _cli(["validate", str(broken), "--out", str(tmp_path / "bad")]) == 1
+    doc = json.loads((tmp_path / "bad" / "validity.json").read_text())[0]
+    failed = {(c["check"], c["scope"]) for c in doc["checks"] if c["status"] == "fail"}
+    assert ("CRJ Accept share (class balance)", "crj_reproduction/test") in failed
+    assert all(scope.startswith("crj_reproduction") for _, scope in failed)
