@@ -51,7 +51,8 @@ def _corrupt(release, config, edit):
 
 @pytest.fixture(scope="module")
 def broken_release(probes_release, tmp_path_factory):
-    """A copy of the small probes release with three planted faults in ``bar``."""
+    """A copy of the small probes release with three planted faults in ``bar``: a wrong stored
+    answer, an all-"yes" closed template, and question texts that give the answer away."""
     release = tmp_path_factory.mktemp("broken") / "chartprobe-probes"
     shutil.copytree(probes_release, release)
 
@@ -60,9 +61,8 @@ def broken_release(probes_release, tmp_path_factory):
             row["answer"] = str(float(row["answer"]) * 2)
         if row["template_id"] == "P-HEIGHT-2X":  # a closed-answer template that is all "yes"
             row["answer"] = "yes"
-        if row["template_id"] == "P-HEIGHT-COMPARE":  # a phrasing chosen by the answer: text leaks it
-            row["question"] = {"yes": "Is the first bar taller?", "no": "Is the first bar taller than that?"}[
-                row["answer"]]
+        if row["answer_type"] in ("bool", "count", "integer"):  # a phrasing chosen by the answer leaks it
+            row["question"] = f"{row['template_id']}: the answer is {row['answer']}"
         return row
 
     _corrupt(release, "bar", edit)
@@ -77,7 +77,10 @@ def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_pat
               if c["status"] == "fail"}
     assert ("oracle accuracy", "bar/test") in failed and ("oracle accuracy", "bar/train") in failed
     assert ("majority answer share", "bar:P-HEIGHT-2X") in failed
-    assert ("blind gap, worst template", "bar:P-HEIGHT-COMPARE") in failed
+    # 12 charts are too few for the leak to be significant, but the gap is measured and shown.
+    gaps = {c["scope"]: c["value"] for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
+            if c["check"] == "blind gap over majority"}
+    assert gaps["bar/train"] > 0.05 and gaps["hbar/train"] <= 0.05
     assert not any(scope.startswith(("hbar", "pie", "shapes", "cr_")) for _, scope in failed)  # only bar broke
     assert "FAIL chartprobe-probes: oracle accuracy [bar/test]" in out
 
@@ -150,3 +153,26 @@ def test_judge_release_passes_and_an_all_accept_crj_set_fails(release_root, tmp_
     failed = {(c["check"], c["scope"]) for c in doc["checks"] if c["status"] == "fail"}
     assert ("CRJ Accept share (class balance)", "crj_reproduction/test") in failed
     assert all(scope.startswith("crj_reproduction") for _, scope in failed)
+
+
+@pytest.mark.parametrize("leak,expect", [(True, "fail"), (False, "pass")])
+def test_blind_gap_check_catches_question_text_that_gives_the_answer_away(leak, expect):
+    """300 independent yes/no items: when the wording depends on the answer, the blind agent
+    (question text only) beats the template majority far beyond the 5-point margin."""
+    from dataset_builders.rng import rng_for
+    from eval_tasks.suites import suite_for_release
+    from eval_tasks.suites._checks import blind_checks
+    from eval_tasks.validate import run_agents
+
+    rows = {}
+    for split in ("train", "test"):
+        answers = ["yes" if rng_for(5, split, i).random() < 0.5 else "no" for i in range(150)]
+        rows[("bar", split)] = [
+            {"id": f"{split}-{i}", "chart_id": f"{split}-{i}", "template_id": "P-HEIGHT-COMPARE",
+             "skill": "perception", "domain": "bar", "answer_type": "bool", "answer": a,
+             "question": f"Is it taller? ({a})" if leak else "Is it taller?", "program": "{}"}
+            for i, a in enumerate(answers)]
+    suite = suite_for_release("probes")
+    checks = blind_checks(suite, run_agents("probes", rows, agents=["blind"]))
+    split_check = next(c for c in checks if c.check == "blind gap over majority" and c.scope == "bar/test")
+    assert split_check.status == expect, split_check
