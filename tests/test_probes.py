@@ -146,3 +146,16 @@ def test_closed_answer_templates_are_balanced(template_id, n_classes):
     assert len(answers) == n_classes, answers
     share = max(answers.values()) / sum(answers.values())
     assert share <= 1.5 / n_classes, (template_id, answers)
+
+
+def test_splits_live_in_disjoint_hash_classes_of_their_data_table(rows):
+    """Disjointness holds by construction at any scale: each split samples only data tables in
+    its own hash class (CR sets in a fourth), so no table can be shared across splits."""
+    from dataset_builders.datasets.probes import table_slot
+
+    slots = {"train": 0, "validation": 1, "test": 2}
+    for (config, split), items in rows.items():
+        domain = PROBE_DOMAINS[config_domain(config)[0]]
+        want = 3 if config.startswith("cr_") else slots[split]
+        for spec_json in {r["spec"] for r in items}:
+            assert table_slot(domain.spec_from_json(spec_json)) == want, (config, split)

@@ -11,6 +11,7 @@ so its answer can be re-run and checked by anyone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -83,7 +84,7 @@ class ProbesDataset(DatasetBuilder):
         domain_name, held_out = config_domain(config)
         domain = PROBE_DOMAINS[domain_name]
         tier = TIERS[int(key.rsplit("-", 1)[1]) % len(TIERS)]
-        spec = domain.sample(rng_for(preset.seed, key, "spec"), tier)
+        spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out))
         rendered = domain.render(spec)
         view = domain.view(spec, rendered.boxes)
         params = preset.params(config)
@@ -142,6 +143,32 @@ class ProbesDataset(DatasetBuilder):
 
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         return probe_card(built, eligible_templates)
+
+
+_SLOTS = {"train": 0, "validation": 1, "test": 2}
+"""Charts of different splits (and the CR sets, slot 3) live in disjoint hash classes of their
+data table, so no two splits can ever share a table, whatever the worker count."""
+_N_SLOTS = 4
+
+
+def _slot(split: str, held_out: bool) -> int:
+    return _N_SLOTS - 1 if held_out else _SLOTS.get(split, _N_SLOTS - 1)
+
+
+def table_slot(spec: Any) -> int:
+    """Hash class of a spec's data table (stable across processes: BLAKE2b of canonical JSON)."""
+    text = json.dumps(_data_table(spec.to_dict()), sort_keys=True)
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % _N_SLOTS
+
+
+def _sample_in_slot(domain: Any, seed: int, key: str, tier: str, slot: int) -> Any:
+    """Rejection-sample until the data table falls in the split's hash class (~4 draws;
+    sampling is cheap next to rendering)."""
+    for attempt in range(1000):
+        spec = domain.sample(rng_for(seed, key, "spec", attempt), tier)
+        if table_slot(spec) == slot:
+            return spec
+    raise RuntimeError(f"{key}: no data table in hash class {slot} after 1000 draws")
 
 
 def _data_table(spec: dict[str, Any]) -> Any:
