@@ -84,6 +84,13 @@ class ProbesSuite(Suite):
         boxes = domain.render(spec).boxes if row["answer_type"] == "bbox" else {}
         return answer_of(Program.from_json(row["program"]), domain.view(spec, boxes), row["answer_type"])
 
+    def group_key(self, row: Row) -> str:
+        """Template, split by the scene attribute asked about when there is one: "which fill is
+        most common?" and "which colour..." are one template but different answer sets, and
+        the question naming the attribute is not a leak."""
+        attr = _program(row).get("args", {}).get("attr")
+        return f"{row.get('template_id')}/{attr}" if attr else str(row.get("template_id"))
+
     def closed_answers(self, row: Row) -> tuple[str, ...] | None:
         if _program(row).get("op") == "trend":
             return TREND_ANSWERS
