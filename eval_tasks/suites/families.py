@@ -41,7 +41,7 @@ class FamiliesSuite(Suite):
         return {**fm.family_summary(records, n_resamples=999), "n": len(records)}
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-        if any("scale" in r for r in records):
+        if task.config == "resolution":
             return {f"acc_{s}": self._scale_accuracy(records, s / 100) for s in (100, 75, 50)}
         outcomes = fm.update_outcomes(records)
         rvc = fm.relative_change(fm.accuracy(records, "variant"), fm.accuracy(records, "original"))

@@ -46,15 +46,16 @@ class JudgeSuite(Suite):
             rec = jm.cpa_record(row, [prediction])
             return {**rec, "correct": rec["choices"][0] == dict(ORDERS)[row["order"]]}
         rec = jm.crj_record(row, [prediction])
-        return {**rec, "task": row.get("task"), "correct": _crj_correct(rec)}
+        # "crj_task", not "task": results files use "task" for the lm-eval task name.
+        return {**rec, "crj_task": row.get("task"), "correct": _crj_correct(rec)}
 
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         cpa = [r for r in records if "pair_id" in r]
         out: dict[str, Any] = {"n": len(records)}
         if cpa:
             out["cpa"] = jm.cpa_summary(cpa)
-        for task in sorted({r.get("task") for r in records if "item_id" in r}):
-            out[f"crj_{task}"] = jm.crj_metrics([r for r in records if r.get("task") == task])
+        for task in sorted({r.get("crj_task") for r in records if "item_id" in r}):
+            out[f"crj_{task}"] = jm.crj_metrics([r for r in records if r.get("crj_task") == task])
         return out
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
