@@ -314,7 +314,7 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release
     out = tmp_path / "results"
     cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
            "--model_args", f"pretrained={tiny_vlm},max_images=2,dtype=float32", "--device", "cpu",
-           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "4",
+           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "5",
            "--gen_kwargs", "max_gen_toks=16",  # families/judge allow 512+ tokens; a random model uses them all
            "--include_path", tasks_path(), "--output_path", str(out)]
     env = {**_eval_env(release_root / "chartprobe-smoke", tmp_path)}
