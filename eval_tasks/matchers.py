@@ -8,6 +8,7 @@ here is linear-time (no nested quantifiers) and works on strings already capped 
 
 from __future__ import annotations
 
+import abc
 import json
 import re
 from dataclasses import dataclass
@@ -57,7 +58,7 @@ def matcher(*answer_types: str):
     return register
 
 
-class Matcher:
+class Matcher(abc.ABC):
     """Default behaviour: normalize prediction and gold, then exact equality (score 1/0).
 
     ``handles_abstention``: when False, an abstaining prediction is scored wrong before ``match`` runs.
@@ -65,8 +66,9 @@ class Matcher:
 
     handles_abstention = False
 
+    @abc.abstractmethod
     def normalize(self, text: str, aliases: Aliases = None) -> str | None:
-        raise NotImplementedError
+        """Canonical form of an extracted answer, or None when it cannot be parsed."""
 
     def match(self, pred: str, gold: str, aliases: Aliases = None) -> Outcome:
         p, g = self.normalize(pred, aliases), self.normalize(gold, aliases)

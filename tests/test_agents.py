@@ -158,3 +158,12 @@ def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_
             compared += 1
     assert compared >= 3 * 15  # oracle, blind and random on every probes task at least
     assert {t["metrics"]["accuracy"] for t in results["models"]["oracle"]["tasks"].values()} == {1.0}
+
+
+def test_an_agent_overriding_neither_hook_is_refused():
+    import pytest
+
+    from eval_tasks.agents._base import Agent
+
+    with pytest.raises(TypeError, match="must override answer\\(\\) or predict\\(\\)"):
+        type("Mute", (Agent,), {})

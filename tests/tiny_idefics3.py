@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiny_vlm import CHAT_TEMPLATE, build_tokenizer
+from tiny_vlm import CHAT_TEMPLATE, build_tokenizer, save_tiny_model
 
 IMAGE_SIZE = 32
 PATCH_SIZE = 8
@@ -57,15 +57,7 @@ def build_tiny_idefics3(out_dir: str | Path) -> Path:
                                   image_seq_len=IMAGE_SEQ_LEN, chat_template=CHAT_TEMPLATE)
     torch.manual_seed(SEED)
     model = Idefics3ForConditionalGeneration(_model_config(tokenizer)).eval()
-    gen = model.generation_config
-    gen.eos_token_id = tokenizer.eos_token_id
-    gen.pad_token_id = tokenizer.pad_token_id
-    gen.bos_token_id = None
-    gen.do_sample = False
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
+    return save_tiny_model(model, processor, tokenizer, out)
 
 
 if __name__ == "__main__":  # pragma: no cover - manual helper

@@ -135,6 +135,11 @@ def build_tiny_vlm(out_dir: str | Path) -> Path:
     )
     torch.manual_seed(SEED)
     model = LlavaForConditionalGeneration(_model_config(tokenizer)).eval()
+    return save_tiny_model(model, processor, tokenizer, out)
+
+
+def save_tiny_model(model, processor, tokenizer, out: Path) -> Path:
+    """Greedy generation ending at the tokenizer's EOS, then model + processor + tokenizer saved."""
     gen = model.generation_config
     gen.eos_token_id = tokenizer.eos_token_id
     gen.pad_token_id = tokenizer.pad_token_id
