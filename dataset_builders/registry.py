@@ -21,6 +21,7 @@ __all__ = [
     "DATASETS",
     "FLAWS",
     "INTERVENTIONS",
+    "LEGEND_TEMPLATES",
     "TEMPLATES",
     "Registry",
     "RegistryError",
@@ -28,6 +29,7 @@ __all__ = [
     "dataset",
     "flaw",
     "intervention",
+    "legend_template",
     "template",
 ]
 
@@ -123,10 +125,12 @@ CHARTS = Registry("chart", "dataset_builders.charts")
 TEMPLATES = Registry("template", "dataset_builders.templates")
 INTERVENTIONS = Registry("intervention", "dataset_builders.interventions")
 FLAWS = Registry("flaw", "dataset_builders.flaws")
+LEGEND_TEMPLATES = Registry("legend template", "dataset_builders.legend_templates")
 DATASETS = Registry("dataset", "dataset_builders.datasets")
 
 chart = CHARTS.register
 template = TEMPLATES.register
 intervention = INTERVENTIONS.register
 flaw = FLAWS.register
+legend_template = LEGEND_TEMPLATES.register
 dataset = DATASETS.register

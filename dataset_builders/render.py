@@ -129,7 +129,9 @@ def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
 # -- legends -----------------------------------------------------------------------------
 
 def shown_items(spec: ChartSpec, n: int) -> list[int]:
-    """Legend item indices in display order, without hidden ones."""
+    """Legend item indices (or explicit entry indices) in display order, without hidden ones."""
+    if spec.legend.entries is not None:
+        n = len(spec.legend.entries)
     order = spec.legend.order if spec.legend.order is not None else range(n)
     visible = spec.legend.visible if spec.legend.visible is not None else (True,) * n
     return [i for i in order if visible[i]]
@@ -142,8 +144,12 @@ def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
     lg = spec.legend
     size = spec.style.font_size * lg.font_scale
     kw = {"fontsize": size, "ncols": lg.columns, "title": lg.title or None, "title_fontsize": size}
-    handles = [scene.drawn.handles[i] for i in shown]
-    texts = [labels[i] for i in shown]
+    if lg.entries is not None:
+        handles = [_entry_handle(lg.entries[k]) for k in shown]
+        texts = [lg.entries[k].label for k in shown]
+    else:
+        handles = [scene.drawn.handles[i] for i in shown]
+        texts = [labels[i] for i in shown]
     if lg.position in _OUTSIDE_LOC:
         leg = scene.fig.legend(handles, texts, loc=_OUTSIDE_LOC[lg.position], **kw)
     else:
@@ -157,6 +163,18 @@ def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
         m[f"legend/handle/{item}"] = handle
         m[f"legend/text/{item}"] = text
         m[f"legend/entry/{item}"] = [handle, text]
+
+
+def _entry_handle(entry: Any) -> Any:
+    """A proxy artist for an explicit legend entry: a filled patch or a line/marker sample."""
+    if entry.patch:
+        from matplotlib.patches import Patch
+
+        return Patch(facecolor=entry.color, hatch=entry.hatch or None, edgecolor="#333333")
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], color=entry.color, marker=entry.marker or None,
+                  linestyle=entry.line_style or "none", markersize=7)
 
 
 def _legend_direct(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:

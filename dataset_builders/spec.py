@@ -45,6 +45,7 @@ __all__ = [
     "ChartSpec",
     "DataTable",
     "Encoding",
+    "LegendEntry",
     "LegendSpec",
     "Series",
     "SpecError",
@@ -111,6 +112,22 @@ class Encoding:
 
 
 @dataclass(frozen=True)
+class LegendEntry:
+    """One explicit legend entry, for legends whose entries are not the items themselves
+    (LegendBench's compositional encoding: colour entries name one factor, marker or texture
+    entries another)."""
+
+    label: str
+    color: str = "#555555"
+    marker: str = ""
+    line_style: str = ""
+    """Empty: no line in the handle (a marker or a patch entry)."""
+    hatch: str = ""
+    patch: bool = False
+    """Draw the handle as a filled patch (area marks) instead of a line/marker."""
+
+
+@dataclass(frozen=True)
 class LegendSpec:
     """How the label -> encoding mapping is presented."""
 
@@ -129,6 +146,9 @@ class LegendSpec:
     colors: tuple[str, ...] | None = None
     """Per-item legend handle colours overriding the encodings (a legend/data mismatch);
     None = the encodings' colours."""
+    entries: tuple[LegendEntry, ...] | None = None
+    """Explicit box-legend entries replacing the per-item ones; ``order`` and ``visible`` then
+    index these entries. None = one entry per legend item."""
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,9 @@ def validate_spec(spec: ChartSpec) -> None:
 
     lg = spec.legend
     _one_of(lg.form, LEGEND_FORMS, "spec.legend.form")
+    if lg.entries is not None:
+        _validate_entries(lg.entries)
+        n_items = len(lg.entries)  # order/visible index the explicit entries
     _one_of(lg.position, LEGEND_POSITIONS, "spec.legend.position")
     if lg.order is not None and sorted(lg.order) != list(range(n_items)):
         raise SpecError("spec.legend.order", f"{list(lg.order)} is not a permutation of 0..{n_items - 1}")
@@ -130,3 +133,15 @@ def validate_spec(spec: ChartSpec) -> None:
     _one_of(st.value_label_anchor, ("offset", "center"), "spec.style.value_label_anchor")
 
     kind.validate(spec)
+
+
+def _validate_entries(entries: tuple) -> None:
+    """Explicit legend entries: at least one, valid colours, known markers/styles/hatches."""
+    if not entries:
+        raise SpecError("spec.legend.entries", "must hold at least one entry (or be null)")
+    for k, e in enumerate(entries):
+        if not _HEX.match(e.color):
+            raise SpecError(f"spec.legend.entries[{k}].color", f"{e.color!r} is not #rrggbb")
+        _one_of(e.marker, MARKERS, f"spec.legend.entries[{k}].marker")
+        _one_of(e.line_style, ("", *LINE_STYLES), f"spec.legend.entries[{k}].line_style")
+        _one_of(e.hatch, HATCHES, f"spec.legend.entries[{k}].hatch")

@@ -1,0 +1,46 @@
+"""T1 visual -> semantic: which label does the legend give a visual cue?"""
+
+from __future__ import annotations
+
+from ..legend_vocab import CHANNEL_NAMES, value_names
+from ..registry import legend_template
+from ._base import LegendTemplate
+
+
+@legend_template("t1_visual_to_label")
+class VisualToLabel(LegendTemplate):
+    """Anchored on the marks: after a label swap the same cue names another label.
+
+    Compositional legends ask for one factor level ("Which Region does the red colour
+    stand for?"); the parameters then name a factor and one of its channel values.
+    """
+
+    task_family, capability, answer_type = "T1", "guide_read", "label"
+    forms = ("box",)
+    anchor = "item"
+    description = "Which label does the legend assign to <visual cue>?"
+
+    def candidates(self, st, rng):
+        if st.legend.factors:
+            return [{"item": i, "factor": f} for i in range(len(st.labels)) for f in range(len(st.legend.factors))
+                    if i == min(j for j in range(len(st.labels))
+                                if st.legend.factors[f].item_levels[j] == st.legend.factors[f].item_levels[i])]
+        return [{"item": i} for i in range(len(st.labels))]
+
+    def answer(self, st, params):
+        if "factor" in params:
+            f = st.legend.factors[params["factor"]]
+            return f.levels[f.item_levels[params["item"]]]
+        return st.labels[params["item"]]
+
+    def text(self, st, params):
+        if "factor" in params:
+            f = st.legend.factors[params["factor"]]
+            value = value_names(st.encoding(params["item"]), (f.channel,))[0]
+            return (f"According to the legend, which {f.name} does the {value} {CHANNEL_NAMES[f.channel]} "
+                    "stand for?")
+        return f"According to the legend, which label is assigned to {st.cue(params['item'])}?"
+
+    def evidence(self, st, params):
+        ids = st.evidence_of_item(params["item"])
+        return (ids[params["factor"]],) if "factor" in params else ids
