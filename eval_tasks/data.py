@@ -29,6 +29,7 @@ HUB_REPOS: dict[str, tuple[str, str]] = {
     "probes": ("chartprobe/chartprobe-probes", "v0.1.0"),
     "families": ("chartprobe/chartprobe-families", "v0.1.0"),
     "judge": ("chartprobe/chartprobe-judge", "v0.1.0"),
+    "legend": ("chartprobe/chartprobe-legend", "v0.1.0"),
 }
 
 

@@ -4,8 +4,10 @@ A model that reads "the largest" as "the first legend entry" passes only where l
 happens to mirror visual rank. This agent does exactly that on every row whose spec draws a
 box legend: the largest/smallest item is the first/last legend entry, the top-k are the
 first k entries, an item's rank is its legend position; on rows that name a ``target``
-label with an integer answer (LegendBench's rank questions) it answers the target's
-legend position. Position questions are not rank questions and are left alone: on a pie
+label and ask for a rank (LegendBench's rank questions: ``visual_rank >= 1``, or an
+integer answer on rows without that column) it answers the target's legend position.
+LegendBench rows carry a template program (``{"template", "params"}``, no ``op``), so they
+take the target path. Position questions are not rank questions and are left alone: on a pie
 the legend lists segments in reading order, so that would be reading, not a shortcut.
 """
 
@@ -32,7 +34,9 @@ def legend_entries(spec_json: str) -> list[str] | None:
         if not isinstance(raw, dict) or (raw.get("legend") or {}).get("form", "box") != "box":
             return None
         spec = ChartSpec.from_json(spec_json)
-        labels = CHARTS.get(spec.kind)().legend_labels(spec)
+        explicit = getattr(spec.legend, "entries", None)  # compositional legends list their own entries
+        labels = (tuple(e.label for e in explicit) if explicit is not None
+                  else CHARTS.get(spec.kind)().legend_labels(spec))
     except (SpecError, RegistryError, KeyError, TypeError, ValueError):  # a scene, not a chart
         return None
     entries = [str(labels[i]) for i in shown_items(spec, len(labels))]
@@ -51,6 +55,24 @@ def _from_program(program: Mapping[str, Any], entries: list[str]) -> str | None:
     return None
 
 
+def _program(row: Row) -> dict[str, Any]:
+    try:
+        program = json.loads(row.get("program") or "{}")
+    except (TypeError, ValueError):
+        return {}
+    return program if isinstance(program, dict) else {}
+
+
+def _asks_rank(row: Row) -> bool:
+    """A rank question about ``target``: LegendBench marks it with a visual rank."""
+    if "visual_rank" in row:
+        try:
+            return int(row["visual_rank"]) >= 1
+        except (TypeError, ValueError):
+            return False
+    return row.get("answer_type") in ("integer", "count")
+
+
 @agent("legend_order")
 class LegendOrder(Agent):
     description = "rank/identity answers read from legend-entry order"
@@ -59,9 +81,10 @@ class LegendOrder(Agent):
         entries = legend_entries(row.get("spec") or "")
         if entries is None:
             return None
-        if row.get("program"):
-            return _from_program(json.loads(row["program"]), entries)
+        program = _program(row)
+        if "op" in program:  # a probe program: rank/identity ops answered off the legend
+            return _from_program(program, entries)
         target = row.get("target")
-        if target in entries and row.get("answer_type") in ("integer", "count"):
+        if target in entries and _asks_rank(row):
             return str(entries.index(target) + 1)
         return None

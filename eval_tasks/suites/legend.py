@@ -1,0 +1,137 @@
+"""The LegendBench suite: legend counterfactual groups, chains and controlled studies (``chartprobe-legend``).
+
+Scoring, the capability profile and the study numbers come from :mod:`eval_tasks.metrics.legend`
+and :mod:`eval_tasks.metrics.legend_studies`; task metrics are exactly the lm-eval aggregations
+of ``legend_utils``. The oracle recomputes each row's gold from its ``chart_spec``,
+``legend_spec`` and ``program`` columns (``dataset_builders.legend_program.answer_row``).
+
+Beyond the shared checks (oracle 100%, blind agent, abstaining agents, majority shares):
+
+- legend-order shortcut (§6.2): the ``legend_order`` agent answers every order-study rank row
+  with the target's legend-entry position, so it must score ~100% where that position equals
+  the visual rank (aligned) and ~0% where it does not (conflict), and every conflict answer
+  must follow the legend (this also checks ``target_legend_index`` against the drawn legend);
+- every rotation set of the order study puts its target at each legend position exactly once;
+- abstention recall is 1 for ``always_abstain`` and 0 for ``never_abstain`` (§5.1 AR).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from eval_tasks.metrics import legend as lm
+from eval_tasks.metrics import legend_studies as ls
+from eval_tasks.suites import suite
+from eval_tasks.suites._base import Check, RunSet, Suite
+
+Row = Mapping[str, Any]
+
+SHORTCUT_ALIGNED_MIN = 0.95
+"""The legend-order agent must pass (nearly) every aligned rank row..."""
+SHORTCUT_CONFLICT_MAX = 0.05
+"""...and (nearly) no conflict row: the study separates reading from the shortcut."""
+FOLLOW_MIN = 0.95
+"""Its conflict answers are legend positions, so follow_legend must be (nearly) 1."""
+AR_EXPECTED = {"always_abstain": 1.0, "never_abstain": 0.0}
+PLOTS = {"legend_stages.png": ("Stage-wise accuracy (parsing, grounding, reasoning)",
+                               ("guide_read", "bind", "ve", "reason", "reason_sup")),
+         "legend_counterfactual_abstention.png": ("Counterfactual behaviour and abstention",
+                                                  ("cons", "resp", "cr", "ap", "ar", "af1"))}
+"""Profile plots: file name -> (title, profile keys), one bar group per model."""
+
+
+def _check(name: str, scope: str, agent: str, value: float | None, threshold: str, n: int,
+           ok: Callable[[float], bool]) -> Check:
+    status = "n/a" if value is None else ("pass" if ok(value) else "fail")
+    return Check(name, scope, agent, value, threshold, n, status)
+
+
+@suite("legend")
+class LegendSuite(Suite):
+    """Capability profile per LegendBench §5.1, studies per §6."""
+
+    def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        return lm.score_record(row, prediction)
+
+    def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return ls.summary(records)
+
+    def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        return ls.task_metrics(ls.STUDY_FOR_CONFIG.get(task.config), records)
+
+    def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
+        return {"QA acc": summary.get("qa_acc"), "Chain acc": summary.get("chain_acc"),
+                "CR": summary.get("cr"), "AF1": summary.get("af1")}
+
+    def oracle(self, row: Row) -> str | None:
+        from dataset_builders.legend_program import answer_row
+
+        return answer_row(row)
+
+    def group_key(self, row: Row) -> str:
+        return str(row.get("template") or row.get("answer_type"))
+
+    def unit_key(self, row: Row) -> str:
+        """The base chart: every question, chain and variant of one ``s`` shares its data."""
+        return str(row.get("base_id") or row.get("group_id") or row.get("id"))
+
+    def checks(self, runs: RunSet) -> list[Check]:
+        return [*super().checks(runs), *self._order_shortcut_checks(runs), *self._rotation_checks(runs),
+                *self._abstention_recall_checks(runs)]
+
+    @staticmethod
+    def _order_rows(rows: Sequence[Row]) -> list[Row]:
+        return ls.order_rows(r for r in rows if r.get("study_factor") == "order")
+
+    def _order_shortcut_checks(self, runs: RunSet) -> list[Check]:
+        out = []
+        for (config, split), rows in sorted(runs.rows.items()):
+            ranks = self._order_rows(rows)
+            if not ranks:
+                continue
+            run = runs.get("legend_order", config, split)
+            recs = self._order_rows(run.records if run else [])
+            scope = f"{config}/{split}"
+            # An agent that cannot read the legend answers nothing: that is a failure, not n/a.
+            out.append(_check("legend-order agent answers the rank rows", scope, "legend_order",
+                              len(recs) / len(ranks), "= 1", len(ranks), lambda v: v >= 1.0 - 1e-9))
+            aligned = [r for r in recs if int(r["target_legend_index"]) == int(r["visual_rank"])]
+            out.append(_check("legend-order shortcut, aligned accuracy", scope, "legend_order",
+                              ls.aligned_accuracy(recs), f">= {SHORTCUT_ALIGNED_MIN}", len(aligned),
+                              lambda v: v >= SHORTCUT_ALIGNED_MIN))
+            out.append(_check("legend-order shortcut, conflict accuracy", scope, "legend_order",
+                              ls.conflict_accuracy(recs), f"<= {SHORTCUT_CONFLICT_MAX}", len(recs) - len(aligned),
+                              lambda v: v <= SHORTCUT_CONFLICT_MAX))
+            out.append(_check("legend-order shortcut follows the legend", scope, "legend_order",
+                              ls.follow_legend(recs), f">= {FOLLOW_MIN}", len(recs) - len(aligned),
+                              lambda v: v >= FOLLOW_MIN))
+        return out
+
+    def _rotation_checks(self, runs: RunSet) -> list[Check]:
+        out = []
+        for (config, split), rows in sorted(runs.rows.items()):
+            sets = ls.rotation_sets(self._order_rows(rows))
+            if not sets:
+                continue
+            full = [sorted(int(r["target_legend_index"]) for r in rs) == list(range(1, len(rs) + 1))
+                    for rs in sets.values()]
+            out.append(_check("order rotations: each target at every legend position once", f"{config}/{split}",
+                              "-", sum(full) / len(full), "= 1", len(full), lambda v: v >= 1.0 - 1e-9))
+        return out
+
+    def _abstention_recall_checks(self, runs: RunSet) -> list[Check]:
+        out = []
+        for agent, want in AR_EXPECTED.items():
+            for run in runs.by_agent(agent):
+                scores = lm.abstention(lm.abstention_scope(run.records))
+                out.append(_check("abstention recall", f"{run.config}/{run.split}", agent, scores["ar"],
+                                  f"= {want:g}", scores["unanswerable"], lambda v, w=want: abs(v - w) < 1e-9))
+        return out
+
+    def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        from eval_tasks import report_plots as rp
+
+        return [rp.grouped_bars({m: {k: p.get(k) for k in keys} for m, p in profiles.items()}, folder / name,
+                                title, "accuracy / rate") for name, (title, keys) in PLOTS.items()]
