@@ -36,7 +36,8 @@ from .preset import PresetError
 from .render import sample_spec
 from .spec import AxesSpec, ChartSpec, DataTable, Encoding, Series, StyleSpec
 
-__all__ = ["MARK_FAMILY", "LegendSpace", "Unit", "channel_schemes", "sample_unit"]
+__all__ = ["CHANNELS_OF_FAMILY", "CHANNEL_POOLS", "MARK_FAMILY", "LegendSpace", "Unit", "channel_schemes",
+           "encodings_for", "sample_unit"]
 
 MARK_FAMILY = {"scatter": "point", "line": "line", "radar": "line", "grouped_bar": "area", "pie": "area",
                "area": "area", "heatmap": "area"}
@@ -49,6 +50,9 @@ _DIRECT_KINDS = ("scatter", "line", "radar", "grouped_bar", "area", "pie")
 _COMPOSITIONAL_KINDS = ("scatter", "line", "grouped_bar")
 """Kinds with enough series (4) for a 2 x 2 compositional encoding."""
 _SCALE_KINDS = ("heatmap",)
+CHANNEL_POOLS = {"color": list(COLORS.values()), "marker": list(MARKER_NAMES), "line_style": list(LINE_STYLE_NAMES),
+          "texture": list(HATCH_NAMES)}
+"""The values each identity channel draws from."""
 """Kinds whose legend is a continuous colour bar."""
 
 
@@ -150,12 +154,14 @@ def sample_unit(space: LegendSpace, rng: np.random.Generator, kind: str | None =
     lo, hi = space.num_series
     if mode == "compositional":
         n_series = 4
-    n = n_series or int(rng.integers(max(2, lo), min(hi, _SERIES_LIMIT[kind]) + 1))
+    # Every identity channel needs a distinct value per series (4 line styles, 7 markers...).
+    limit = min([_SERIES_LIMIT[kind], *(len(CHANNEL_POOLS[c]) for c in channels)])
+    n = min(n_series or int(rng.integers(max(2, lo), min(hi, limit) + 1)), limit)
     n_points = int(rng.integers(space.num_points[0], space.num_points[1] + 1))
     theme, add_labels = _pick(rng, space.themes), bool(_pick(rng, space.add_labels))
     trajectory = _pick(rng, space.trajectories)
     full = _chart(kind, rng, n, n_points, trajectory, theme, add_labels)
-    encodings = _encodings(kind, family, mode, channels, len(full.encodings), rng)
+    encodings = encodings_for(kind, family, mode, channels, len(full.encodings), rng)
     full = full.replace(encodings=encodings)
     legend = _legend(kind, form, mode, channels, full, encodings, space, rng)
     return Unit(chart=neutral_chart(full), legend=legend, kind=kind, mark_family=family,
@@ -196,13 +202,12 @@ def _chart(kind: str, rng: np.random.Generator, n: int, n_points: int, trajector
     return spec.replace(encodings=(Encoding(NEUTRAL_COLOR),) * n_items)
 
 
-def _encodings(kind: str, family: str, mode: str, channels: tuple[str, ...], n: int,
+def encodings_for(kind: str, family: str, mode: str, channels: tuple[str, ...], n: int,
                rng: np.random.Generator) -> tuple[Encoding, ...]:
     """Per-item encodings: distinct values on every identity channel, neutral elsewhere."""
     if kind == "heatmap":
         return (Encoding(_pick(rng, list(COLORS.values()))),)
-    pools = {"color": list(COLORS.values()), "marker": list(MARKER_NAMES), "line_style": list(LINE_STYLE_NAMES),
-             "texture": list(HATCH_NAMES)}
+    pools = CHANNEL_POOLS
     if mode == "compositional":  # 2 x 2: colour = first factor level, the other channel = second
         levels = [(i // 2, i % 2) for i in range(n)]
         drawn = {c: [pools[c][int(j)] for j in rng.permutation(len(pools[c]))[:2]] for c in channels}

@@ -20,7 +20,15 @@ import numpy as np
 
 from .legend_groups import group_rows
 from .legend_rows import RowMaker
-from .legend_space import CHANNELS_OF_FAMILY, LegendSpace, Unit, _encodings, channel_schemes, sample_unit
+from .legend_space import (
+    CHANNEL_POOLS,
+    CHANNELS_OF_FAMILY,
+    LegendSpace,
+    Unit,
+    channel_schemes,
+    encodings_for,
+    sample_unit,
+)
 from .legend_templates.t3_rank import visual_ranks
 from .registry import LEGEND_TEMPLATES
 
@@ -48,11 +56,14 @@ def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) 
     kinds = [k for k in FAMILY_KINDS[family] if k in space.chart_kinds] or list(FAMILY_KINDS[family])
     r = rng(key, "unit")
     kind = kinds[int(r.integers(len(kinds)))]
-    unit = _unit_where(space, r, lambda u: True, kind=kind, mode="single", channels=("color",), form="box")
+    # Every scheme must give each series a distinct value: no more series than the smallest pool.
+    limit = min(len(CHANNEL_POOLS[c]) for c in CHANNELS_OF_FAMILY[family])
+    unit = _unit_where(space, r, lambda u: u.num_series <= limit, kind=kind, mode="single", channels=("color",),
+                       form="box")
     levels = channel_schemes(family, "single") + channel_schemes(family, "double")
     questions = None
     for channels in levels:
-        encodings = _encodings(kind, family, "single" if len(channels) == 1 else "double", channels,
+        encodings = encodings_for(kind, family, "single" if len(channels) == 1 else "double", channels,
                                len(unit.chart.encodings), rng(key, "encodings"))
         level_unit = dataclasses.replace(unit, chart=unit.chart.replace(encodings=encodings), channels=channels,
                                          encoding_mode="single" if len(channels) == 1 else "double")

@@ -91,15 +91,16 @@ def _space_table() -> str:
         ("chart_kind / mark_family", ", ".join(f"{k} ({f})" for k, f in MARK_FAMILY.items())),
         ("legend_form", ", ".join(d.legend_forms) + " (colorbar on heatmaps only)"),
         ("channels", "; ".join(f"{f}: {', '.join(c)}" for f, c in sorted(CHANNELS_OF_FAMILY.items()))),
-        ("encoding_mode", "single (one channel), double (colour + one, same identity), compositional "
-                          "(colour = Region, other channel = Product; 2 x 2)"),
+        ("encoding_mode", ("single (one channel), double (colour + one, same identity), compositional "
+                           "(colour = Region, other channel = Product; 2 x 2)")),
         ("num_series / num_points", f"{d.num_series[0]}-{d.num_series[1]} / {d.num_points[0]}-{d.num_points[1]}"),
         ("theme / add_labels", f"{', '.join(d.themes)} / values printed on marks or not"),
         ("legend_position / columns", f"{', '.join(d.legend_positions)} / {', '.join(map(str, d.legend_columns))}"),
         ("trajectory (line/area data)", ", ".join(d.trajectories)),
     ]
-    lines = ["## Parameterised space", "", "A preset config lists the allowed values of each dimension "
-             "(`dataset_builders/configs/legend-*.yaml`); defaults:", "", "| dimension | values |", "|---|---|"]
+    intro = ("A preset config lists the allowed values of each dimension "
+             "(`dataset_builders/configs/legend-*.yaml`); defaults:")
+    lines = ["## Parameterised space", "", intro, "", "| dimension | values |", "|---|---|"]
     return "\n".join(lines + [f"| {a} | {b} |" for a, b in rows]) + "\n"
 
 
