@@ -4,6 +4,13 @@
 # machines; letting another package pull torch would fetch a multi-GB CUDA build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Debian's Chromium for the Space's browser test (driven by the playwright package; never
+# `playwright install`). CI runs as root.
+command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || {
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } || {
+    echo "install.sh: could not install chromium (needed by tests/test_space.py); run as root or" \
+         "install Debian's chromium yourself, then rerun" >&2; exit 1; }
+}
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip

@@ -1,0 +1,106 @@
+"""chartprobe Space: browse every dataset, variant and model prediction (Gradio).
+
+    python spaces/app.py                    # Hub releases at their pinned revisions
+    python spaces/app.py --data hub/        # local releases: hub/chartprobe-<name>/ (the one switch)
+    CHARTPROBE_DATA=hub/ python spaces/app.py                  # the same switch as the lm-eval tasks
+    python spaces/app.py --data hub/ --predictions out/        # offer out/'s samples and results files
+
+This file only composes the views (``chartspace/views/<name>.py``, one module each) and
+launches the server; it adds its own folder to ``sys.path`` (``spaces`` itself is not an
+importable package) and, when run from a repository checkout, the repository root.
+No GPU is used anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+for path in (HERE, HERE.parent):  # chartspace/, then dataset_builders/ + eval_tasks/ of a checkout
+    if str(path) not in sys.path:
+        sys.path.insert(0 if path == HERE else len(sys.path), str(path))
+
+VIEWS = ("probes", "families", "legend", "judge")
+"""Dataset views, in tab order (module names under chartspace/views/)."""
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options (every one also has an environment variable, for a Space)."""
+    ap = argparse.ArgumentParser(description="chartprobe Space: browse releases and predictions.")
+    ap.add_argument("--data", default=os.environ.get("CHARTPROBE_DATA"),
+                    help="folder of local release folders (chartprobe-<name>/); sets CHARTPROBE_DATA. "
+                         "Default: the Hub repos at their pinned revisions")
+    ap.add_argument("--predictions", default=os.environ.get("CHARTPROBE_PREDICTIONS"),
+                    help="server folder whose samples_*.jsonl folders and results .json files the page "
+                         "may load (nothing outside it is ever read)")
+    ap.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
+    ap.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
+    return ap.parse_args(argv)
+
+
+def _tab(title: str, key: str, build):
+    """A tab whose view (``build()`` -> ViewHandle) re-renders each time the tab is opened, so
+    it always shows the session's current predictions (they are loaded in another tab)."""
+    import gradio as gr
+
+    with gr.Tab(title, id=key, elem_id=f"tab-{key}") as tab:
+        handle = build()
+    tab.select(handle.refresh, handle.inputs, handle.outputs)
+    return handle
+
+
+def build_app(predictions_root: Path | None, workdir: Path):
+    """The Blocks app: a header, one tab per dataset view, predictions, profile and generator."""
+    import gradio as gr
+    from chartspace import views
+    from chartspace.predictions import PredictionSet
+    from chartspace.source import DataSource
+    from chartspace.views import generate, predictions, profile
+
+    source = DataSource()
+    # Charts handed to gr.Image become files in gradio's cache: drop those older than an hour.
+    with gr.Blocks(title="chartprobe", delete_cache=(3600, 3600)) as demo:
+        gr.Markdown(f"# chartprobe\nDiagnostic chart benchmarks, built from charts defined as data. "
+                    f"Reading {source.describe()}.")
+        state = gr.State(PredictionSet())
+        with gr.Tabs():
+            handles = [_tab(m.TITLE, name, lambda m=m: m.build(source, state))
+                       for name, m in ((n, views.load(n)) for n in VIEWS)]
+            with gr.Tab("Predictions", id="predictions", elem_id="tab-predictions"):
+                predictions.build(state, predictions_root, workdir)
+            _tab(profile.TITLE, "profile", lambda: profile.build(state, workdir))
+            _tab("Generate", "generate", generate.build)
+        demo.load(handles[0].refresh, handles[0].inputs, handles[0].outputs)  # the first screen
+    first = handles[0]  # render it once in the background: the first visitor finds its split open
+    args = [PredictionSet(), *[None] * (len(first.inputs) - 2), 1]
+    threading.Thread(target=first.refresh, args=args, name="warm-first-view", daemon=True).start()
+    return demo
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse options, set the data switch, build the app and serve it."""
+    args = parse_args(argv)
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    if args.data:
+        os.environ["CHARTPROBE_DATA"] = str(Path(args.data).expanduser().resolve())
+    from chartspace.html import CSS
+    from chartspace.predictions import MAX_FILE_BYTES
+
+    workdir = Path(tempfile.mkdtemp(prefix="chartspace-"))
+    atexit.register(shutil.rmtree, workdir, ignore_errors=True)
+    root = Path(args.predictions).expanduser().resolve() if args.predictions else None
+    demo = build_app(root, workdir)
+    demo.queue(default_concurrency_limit=4)
+    demo.launch(server_name=args.host, server_port=args.port, css=CSS, show_error=False,
+                max_file_size=MAX_FILE_BYTES, footer_links=["api", "gradio"])
+
+
+if __name__ == "__main__":
+    main()

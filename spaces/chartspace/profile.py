@@ -1,0 +1,27 @@
+"""The capability profile of the loaded models: ``chartprobe report`` run on their results.
+
+The report module (``eval_tasks.report``) draws the same plots and comparison tables the
+CLI writes; with two or more models loaded every plot and table compares them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from chartspace.predictions import PredictionSet
+
+__all__ = ["build_profile"]
+
+_PLOTS_SECTION = re.compile(r"\n## Plots\n.*\Z", re.DOTALL)
+
+
+def build_profile(preds: PredictionSet, out: Path) -> tuple[list[Path], str]:
+    """(plot PNGs, report markdown without its image links) for every loaded model."""
+    from eval_tasks.report import build_report
+
+    if not preds.runs:
+        return [], "Load predictions first: the profile is drawn from them."
+    report = build_report([run.results_path for run in preds.runs.values()], out)
+    text = (out / "report.md").read_text()
+    return [out / name for name in report["plots"]], _PLOTS_SECTION.sub("\n", text)
