@@ -17,7 +17,7 @@ $CP validate hub/chartprobe-* --out out/validity --samples-out out/agents --writ
 .venv/bin/python tests/tiny_vlm.py out/tiny-vlm
 CHARTPROBE_DATA=hub $CP eval --model hf-multimodal \
   --model_args pretrained=out/tiny-vlm,max_images=2 \
-  --tasks chartprobe_smoke,chartprobe,chartprobe_families,chartprobe_judge \
+  --tasks chartprobe_smoke,chartprobe,chartprobe_families,chartprobe_judge,chartprobe_legend,chartprobe_legend_studies \
   --gen_kwargs max_gen_toks=32 --batch_size 8 --output_path out/eval --log_samples
 $CP score --samples out/agents out/eval --out out/results.json
 $CP report out/results.json --validity out/validity/validity.json --out out/report
