@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .legend_layouts import layout_data
 from .legend_unit import Factor, LegendSide, item_labels, legend_names_field, neutral_chart
 from .legend_values import sample_values
 from .legend_vocab import (
@@ -29,12 +30,11 @@ from .legend_vocab import (
     METRICS,
     NEUTRAL_COLOR,
     PRODUCTS,
-    RADAR_AXES,
     REGIONS,
 )
 from .preset import PresetError
 from .render import sample_spec
-from .spec import AxesSpec, ChartSpec, DataTable, Encoding, Series, StyleSpec
+from .spec import ChartSpec, Encoding, StyleSpec
 
 __all__ = ["CHANNELS_OF_FAMILY", "CHANNEL_POOLS", "MARK_FAMILY", "LegendSpace", "Unit", "channel_schemes",
            "encodings_for", "sample_unit"]
@@ -178,34 +178,16 @@ def _chart(kind: str, rng: np.random.Generator, n: int, n_points: int, trajector
     start = int(rng.integers(2008, 2016))
     years = tuple(str(start + i) for i in range(n_points))
     values = sample_values(kind, rng, n, n_points, trajectory)
-    unit = "%"
-    if kind == "pie":
-        data = DataTable(categories=tuple(f"{e} | {metric}" for e in entities),
-                         series=(Series(metric, values[0], unit),))
-        axes, title = AxesSpec(), f"{metric} by company"
-    elif kind == "heatmap":
-        data = DataTable(categories=years, series=tuple(Series(e, v, unit) for e, v in zip(entities, values)))
-        axes, title = AxesSpec(x_label="Year"), f"{metric} by company and year"
-    else:
-        cats = tuple(RADAR_AXES[:n_points]) if kind == "radar" else years
-        xs = tuple(float(x) for x in sorted(rng.choice(np.arange(5, 100), size=n_points, replace=False))) \
-            if kind == "scatter" else None
-        data = DataTable(categories=cats, series=tuple(Series(f"{e} | {metric}", v, unit)
-                                                       for e, v in zip(entities, values)), x_values=xs)
-        x_label = "Index score" if kind == "scatter" else ("" if kind == "radar" else "Year")
-        axes = dataclasses.replace(base.axes, x_label=x_label, y_label=f"{metric} (%)", tick_format="{x:g}",
-                                   x_limits=None, y_limits=None, x_scale="linear", y_scale="linear")
-        title = f"{metric}"
-    style = StyleSpec(theme=theme, value_labels=add_labels, title=title)
-    spec = ChartSpec(kind=kind, data=data, encodings=(Encoding(NEUTRAL_COLOR),), axes=axes, style=style)
-    n_items = 1 if kind == "heatmap" else (len(data.categories) if kind == "pie" else n)
-    return spec.replace(encodings=(Encoding(NEUTRAL_COLOR),) * n_items)
+    lay = layout_data(kind, legend_names_field(kind), metric, entities, values, years, rng, base.axes)
+    style = StyleSpec(theme=theme, value_labels=add_labels, title=lay.title)
+    return ChartSpec(kind=kind, data=lay.data, encodings=(Encoding(NEUTRAL_COLOR),) * lay.n_items, axes=lay.axes,
+                     style=style)
 
 
 def encodings_for(kind: str, family: str, mode: str, channels: tuple[str, ...], n: int,
                rng: np.random.Generator) -> tuple[Encoding, ...]:
     """Per-item encodings: distinct values on every identity channel, neutral elsewhere."""
-    if kind == "heatmap":
+    if kind in _SCALE_KINDS:  # one item: the colour scale's hue
         return (Encoding(_pick(rng, list(COLORS.values()))),)
     pools = CHANNEL_POOLS
     if mode == "compositional":  # 2 x 2: colour = first factor level, the other channel = second
@@ -215,7 +197,8 @@ def encodings_for(kind: str, family: str, mode: str, channels: tuple[str, ...], 
     else:
         drawn = {c: [pools[c][int(j)] for j in rng.permutation(len(pools[c]))[:n]] for c in channels}
         values = [{c: drawn[c][i] for c in channels} for i in range(n)]
-    default_marker = "o" if kind in ("scatter",) or (family == "line" and "marker" in channels) else ""
+    # Points always show a marker; lines only when the marker is an identity channel.
+    default_marker = "o" if family == "point" or (family == "line" and "marker" in channels) else ""
     return tuple(Encoding(color=v.get("color", NEUTRAL_COLOR), marker=v.get("marker", default_marker),
                           line_style=v.get("line_style", "solid"), hatch=v.get("texture", ""))
                  for v in values)

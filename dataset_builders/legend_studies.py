@@ -87,7 +87,7 @@ def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, 
     out = [("t1_label_to_visual", "parse", {"labels": [a]})]
     if LEGEND_TEMPLATES.get("t2_bind_peak")().applies(st, "single"):
         out.append(("t2_bind_peak", "bind", {"labels": [a]}))
-    point = {} if st.kind == "pie" else {"point": int(r.integers(len(st.categories)))}
+    point = {} if st.wedges else {"point": int(r.integers(len(st.categories)))}
     out.append(("t2_value", "value", {"labels": [a], **point}))
     out.append(("t3_compare", "reason", {"labels": [a, b], **point}))
     return out

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .registry import CHARTS
-from .spec import ChartSpec, DataTable, LegendEntry, LegendSpec, Series, SpecError, _from_plain, _to_plain
+from .spec import ChartSpec, LegendEntry, LegendSpec, SpecError, _from_plain, _to_plain
 
 __all__ = ["Factor", "LegendSide", "compose", "item_labels", "legend_names_field", "neutral_chart",
            "side_from_json", "side_to_json"]
@@ -126,7 +126,8 @@ def compose(chart: ChartSpec, legend: LegendSide) -> ChartSpec:
     return spec.validate()
 
 
-_PATCH_KINDS_CHANNEL = "texture"
+_ENTRY_FIELD = {"color": "color", "marker": "marker", "line_style": "line_style", "texture": "hatch"}
+"""LegendEntry field showing each channel."""
 
 
 def _entries(chart: ChartSpec, legend: LegendSide) -> tuple[LegendEntry, ...]:
@@ -135,10 +136,10 @@ def _entries(chart: ChartSpec, legend: LegendSide) -> tuple[LegendEntry, ...]:
     out = []
     for f in legend.factors:
         for value, label in zip(f.values, f.levels):
+            # Non-colour factors are drawn on a neutral handle: white patches, grey lines.
             entry = {"color": "#ffffff" if patch and f.channel != "color" else "#555555",
                      "line_style": "" if patch else "solid"}
-            key = {"color": "color", "marker": "marker", "line_style": "line_style", "texture": "hatch"}[f.channel]
-            entry[key] = value
+            entry[_ENTRY_FIELD[f.channel]] = value
             if f.channel == "marker":
                 entry["line_style"] = ""
             out.append(LegendEntry(label=label, patch=patch, **entry))
@@ -158,8 +159,3 @@ def side_from_json(text: str) -> LegendSide:
         raise SpecError("legend_spec", f"invalid JSON: {exc}") from None
     return _from_plain(LegendSide, raw, "legend_spec")
 
-
-def replace_series(chart: ChartSpec, values: list[tuple[float, ...]]) -> ChartSpec:
-    """``chart`` with new series values (same names/units): a helper for data samplers."""
-    series = tuple(Series(s.name, tuple(v), s.unit) for s, v in zip(chart.data.series, values))
-    return chart.replace(data=DataTable(chart.data.categories, series, chart.data.x_values))

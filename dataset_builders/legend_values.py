@@ -16,6 +16,12 @@ import numpy as np
 __all__ = ["TRAJECTORIES", "sample_values"]
 
 LOW, HIGH = 5.0, 99.0
+WEDGE_KINDS = frozenset({"pie"})
+"""Kinds drawing one series of wedge sizes."""
+TRAJECTORY_KINDS = frozenset({"line", "area", "grouped_bar"})
+"""Kinds over a time axis, whose series follow a trajectory template (paper §4.1)."""
+STACK_SCALE = {"area": 1 / 3}
+"""Stacked bands must fit under the axis together."""
 
 
 def _linear(rng: np.random.Generator, t: np.ndarray) -> np.ndarray:
@@ -65,16 +71,15 @@ def _distinct(raw: np.ndarray, rng: np.random.Generator) -> tuple[float, ...]:
 def sample_values(kind: str, rng: np.random.Generator, n: int, n_points: int,
                   trajectory: str) -> list[tuple[float, ...]]:
     """``n`` series of ``n_points`` values (a pie: one series of ``n`` wedge sizes)."""
-    if kind == "pie":
+    if kind in WEDGE_KINDS:
         return [_distinct(rng.uniform(6, 40, size=n), rng)]
     t = np.linspace(0.0, 1.0, n_points)
+    scale = STACK_SCALE.get(kind, 1.0)
     out = []
     for _ in range(n):
-        if kind in ("line", "area", "grouped_bar"):
+        if kind in TRAJECTORY_KINDS:
             raw = TRAJECTORIES[trajectory](rng, t) + rng.normal(0.0, 1.5, size=n_points)
         else:  # scatter clouds, radar profiles, heatmap fields: no temporal structure
             raw = rng.uniform(12, 95, size=n_points)
-        if kind == "area":
-            raw = raw / 3.0  # stacked bands must fit under the axis together
-        out.append(_distinct(raw, rng))
+        out.append(_distinct(raw * scale, rng))
     return out

@@ -47,6 +47,11 @@ class State:
         return self.chart.kind
 
     @property
+    def wedges(self) -> bool:
+        """True when the legend names the categories (a pie's wedges), not series."""
+        return legend_names_field(self.kind) == "categories"
+
+    @property
     def labels(self) -> tuple[str, ...]:
         """Label of every legend item under the current mapping."""
         return item_labels(self.legend)

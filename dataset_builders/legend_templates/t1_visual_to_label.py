@@ -21,10 +21,12 @@ class VisualToLabel(LegendTemplate):
     description = "Which label does the legend assign to <visual cue>?"
 
     def candidates(self, st, rng):
-        if st.legend.factors:
-            return [{"item": i, "factor": f} for i in range(len(st.labels)) for f in range(len(st.legend.factors))
-                    if i == min(j for j in range(len(st.labels))
-                                if st.legend.factors[f].item_levels[j] == st.legend.factors[f].item_levels[i])]
+        if st.legend.factors:  # one question per factor level, anchored on the first item showing it
+            out = []
+            for f, factor in enumerate(st.legend.factors):
+                first = {level: factor.item_levels.index(level) for level in set(factor.item_levels)}
+                out += [{"item": item, "factor": f} for _, item in sorted(first.items())]
+            return out
         return [{"item": i} for i in range(len(st.labels))]
 
     def answer(self, st, params):

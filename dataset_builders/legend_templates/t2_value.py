@@ -14,7 +14,7 @@ class SeriesValue(LegendTemplate):
     description = "What is the value of '<label>' at <point>?"
 
     def candidates(self, st, rng):
-        if st.kind == "pie":
+        if st.wedges:
             return [{"labels": [label]} for label in st.labels]
         n = len(st.categories)
         return [{"labels": [label], "point": int(c)} for label in st.labels for c in rng.permutation(n)[:2]]

@@ -22,7 +22,7 @@ class Compare(LegendTemplate):
     def candidates(self, st, rng):
         out = []
         labels = st.labels
-        points = [None] if st.kind == "pie" else [int(c) for c in rng.permutation(len(st.categories))[:3]]
+        points = [None] if st.wedges else [int(c) for c in rng.permutation(len(st.categories))[:3]]
         for i in range(len(labels)):
             for j in range(len(labels)):
                 for c in points:

@@ -11,7 +11,7 @@ from ._base import LegendTemplate, State
 def rank_basis(st: State) -> tuple[float, ...]:
     """Per legend item, the value its visual rank is read from: a wedge's size, a scatter
     series' highest point, otherwise the value at the last point (where lines end)."""
-    if st.kind == "pie":
+    if st.wedges:
         return tuple(st.wedge_values())
     reduce = max if st.chart.data.x_values is not None else (lambda vals: vals[-1])
     return tuple(float(reduce(st.series_values(i))) for i in range(len(st.chart.data.series)))
@@ -47,7 +47,7 @@ class Rank(LegendTemplate):
 
     def text(self, st, params):
         label = params["labels"][0]
-        if st.kind == "pie":
+        if st.wedges:
             basis = "Ranking the wedges by size"
         elif st.chart.data.x_values is not None:
             basis = "Ranking the series by their highest point"
