@@ -134,6 +134,7 @@ def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group
             n_chains += 1
             break
     extra_names = [t for t in EXTRA_PROBES if LEGEND_TEMPLATES.get(t)().applies(st, mode)]
+    r.shuffle(extra_names)  # which extra probes a chart gets varies, so every template is covered
     for k, name in enumerate(extra_names[:extras]):
         tpl = LEGEND_TEMPLATES.get(name)()
         cands = tpl.candidates(st, r)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .legend_layouts import layout_data
-from .legend_unit import Factor, LegendSide, item_labels, legend_names_field, neutral_chart
+from .legend_unit import ENTRY_FIELD, Factor, LegendSide, item_labels, legend_names_field, neutral_chart
 from .legend_values import sample_values
 from .legend_vocab import (
     COLORS,
@@ -50,10 +50,10 @@ _DIRECT_KINDS = ("scatter", "line", "radar", "grouped_bar", "area", "pie")
 _COMPOSITIONAL_KINDS = ("scatter", "line", "grouped_bar")
 """Kinds with enough series (4) for a 2 x 2 compositional encoding."""
 _SCALE_KINDS = ("heatmap",)
-CHANNEL_POOLS = {"color": list(COLORS.values()), "marker": list(MARKER_NAMES), "line_style": list(LINE_STYLE_NAMES),
-          "texture": list(HATCH_NAMES)}
-"""The values each identity channel draws from."""
 """Kinds whose legend is a continuous colour bar."""
+CHANNEL_POOLS = {"color": list(COLORS.values()), "marker": list(MARKER_NAMES), "line_style": list(LINE_STYLE_NAMES),
+                 "texture": list(HATCH_NAMES)}
+"""The values each identity channel draws from."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class LegendSpace:
     trajectories: tuple[str, ...] = ("linear", "exponential", "s_curve", "event")
     legend_columns: tuple[int, ...] = (1, 2)
     extra: dict[str, Any] = field(default_factory=dict)
-    """Study-specific parameters the builder reads (``study``, ``kinds_per_family``...)."""
+    """Other parameters of the config (``study``, snapshot knobs), left to the builder."""
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> LegendSpace:
@@ -185,7 +185,7 @@ def _chart(kind: str, rng: np.random.Generator, n: int, n_points: int, trajector
 
 
 def encodings_for(kind: str, family: str, mode: str, channels: tuple[str, ...], n: int,
-               rng: np.random.Generator) -> tuple[Encoding, ...]:
+                  rng: np.random.Generator) -> tuple[Encoding, ...]:
     """Per-item encodings: distinct values on every identity channel, neutral elsewhere."""
     if kind in _SCALE_KINDS:  # one item: the colour scale's hue
         return (Encoding(_pick(rng, list(COLORS.values()))),)
@@ -210,17 +210,16 @@ def _legend(kind: str, form: str, mode: str, channels: tuple[str, ...], full: Ch
     columns = int(_pick(rng, space.legend_columns)) if form == "box" else 1
     if form == "colorbar":
         return LegendSide(labels=("%",), form="colorbar", title=f"{full.style.title.split(' by ')[0]} (%)")
-    names = [s.name for s in full.data.series] if kind != "pie" else list(full.data.categories)
+    names = list(full.data.categories) if legend_names_field(kind) == "categories" else [s.name for s in full.data.series]
     if mode != "compositional":
         return LegendSide(labels=tuple(names), form=form, position=position, columns=columns)
     regions = [REGIONS[int(i)] for i in rng.choice(len(REGIONS), size=2, replace=False)]
     products = [PRODUCTS[int(i)] for i in rng.choice(len(PRODUCTS), size=2, replace=False)]
-    attr = {"color": "color", "marker": "marker", "line_style": "line_style", "texture": "hatch"}
     factors = []
     for f, (name, levels) in enumerate((("Region", regions), ("Product", products))):
         chan = channels[f]
         item_levels = tuple((i // 2) if f == 0 else (i % 2) for i in range(len(encodings)))
-        values = tuple(getattr(encodings[[lv for lv in item_levels].index(k)], attr[chan]) for k in range(2))
+        values = tuple(getattr(encodings[item_levels.index(k)], ENTRY_FIELD[chan]) for k in range(2))
         factors.append(Factor(name=name, channel=chan, levels=tuple(levels), values=values,
                               item_levels=item_levels))
     legend = LegendSide(labels=(), form="box", position=position, columns=columns, factors=tuple(factors))

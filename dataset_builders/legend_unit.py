@@ -26,7 +26,7 @@ from typing import Any
 from .registry import CHARTS
 from .spec import ChartSpec, LegendEntry, LegendSpec, SpecError, _from_plain, _to_plain
 
-__all__ = ["Factor", "LegendSide", "compose", "item_labels", "legend_names_field", "neutral_chart",
+__all__ = ["ENTRY_FIELD", "Factor", "LegendSide", "compose", "item_labels", "legend_names_field", "neutral_chart",
            "side_from_json", "side_to_json"]
 
 NEUTRAL = "item {}"
@@ -126,8 +126,8 @@ def compose(chart: ChartSpec, legend: LegendSide) -> ChartSpec:
     return spec.validate()
 
 
-_ENTRY_FIELD = {"color": "color", "marker": "marker", "line_style": "line_style", "texture": "hatch"}
-"""LegendEntry field showing each channel."""
+ENTRY_FIELD = {"color": "color", "marker": "marker", "line_style": "line_style", "texture": "hatch"}
+"""The field showing each channel on a LegendEntry or an Encoding (texture is a hatch)."""
 
 
 def _entries(chart: ChartSpec, legend: LegendSide) -> tuple[LegendEntry, ...]:
@@ -139,7 +139,7 @@ def _entries(chart: ChartSpec, legend: LegendSide) -> tuple[LegendEntry, ...]:
             # Non-colour factors are drawn on a neutral handle: white patches, grey lines.
             entry = {"color": "#ffffff" if patch and f.channel != "color" else "#555555",
                      "line_style": "" if patch else "solid"}
-            entry[_ENTRY_FIELD[f.channel]] = value
+            entry[ENTRY_FIELD[f.channel]] = value
             if f.channel == "marker":
                 entry["line_style"] = ""
             out.append(LegendEntry(label=label, patch=patch, **entry))
