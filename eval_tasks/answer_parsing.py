@@ -11,6 +11,7 @@ import json
 import math
 import re
 import unicodedata
+from collections import deque
 from collections.abc import Mapping, Sequence
 
 Aliases = Mapping[str, Sequence[str]] | None
@@ -97,6 +98,12 @@ _WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 _WORD_RE = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
 
 
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The last match of ``pattern`` in ``text`` (one pass, keeping only the latest), or None."""
+    tail = deque(pattern.finditer(text), maxlen=1)
+    return tail[0] if tail else None
+
+
 def parse_number(text: str) -> tuple[float, float] | None:
     """Last number in ``text`` as ``(canonical, alternative)`` readings, either of which may match.
 
@@ -104,9 +111,7 @@ def parse_number(text: str) -> tuple[float, float] | None:
     stays a percentage: "27 percent" -> (27, 0.27). "1,234" -> 1234; "$3.5" -> 3.5; "-4.2" -> -4.2.
     Falls back to the last number word zero..twenty. None if nothing finite is found.
     """
-    last = None
-    for last in _NUMBER.finditer(text):
-        pass
+    last = last_match(_NUMBER, text)
     if last is None:
         words = _WORD_RE.findall(text)
         return (float(_WORDS.index(words[-1].lower())),) * 2 if words else None

@@ -40,6 +40,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from eval_tasks.answer_parsing import last_match
 from eval_tasks.matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
 
 __all__ = [
@@ -82,17 +83,10 @@ _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _QUOTES = "\"'“”‘’«»`"
 
 
-def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    match = None
-    for match in pattern.finditer(text):
-        pass
-    return match
-
-
 def _clean(answer: str) -> str:
     """Strip whitespace, markdown bold/backticks, surrounding quotes, a bullet and a trailing period."""
     answer = answer[-ANSWER_MAX_CHARS:].replace("**", "").replace("`", "").strip()
-    boxed = _last(_BOXED, answer)
+    boxed = last_match(_BOXED, answer)
     if boxed is not None:
         answer = boxed.group(1)
     for _ in range(3):
@@ -117,10 +111,10 @@ def extract_answer(text: str) -> str:
     closed = _THINK_CLOSE.match(text)
     needs_marker = closed is None and _THINK_OPEN.match(text[:256]) is not None
     text = _SPECIAL_TOKEN.sub("", (text[closed.end():] if closed else text)[-SEARCH_WINDOW:])
-    tag = _last(_ANSWER_TAG, text)
+    tag = last_match(_ANSWER_TAG, text)
     if tag is not None:
         return _clean(tag.group(1))
-    marker = _last(_MARKER, text)
+    marker = last_match(_MARKER, text)
     if marker is not None:
         return _clean(re.split(r"\n\s*\n", text[marker.end():].strip(), maxsplit=1)[0])
     if needs_marker:

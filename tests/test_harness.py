@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from lm_eval_run import run_lm_eval
 from serve_tiny import served_model
 from tiny_vlm import build_tiny_vlm
 
@@ -313,16 +314,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
 @pytest.mark.slow
 def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release_root, tmp_path):
     """`lm_eval --tasks 'chartprobe_*' --limit 5` on the small releases with the tiny VLM."""
-    out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
-           "--model_args", f"pretrained={tiny_vlm},max_images=2,dtype=float32", "--device", "cpu",
-           "--batch_size", "8", "--tasks", "chartprobe_*", "--limit", "5",
-           "--gen_kwargs", "max_gen_toks=16",  # families/judge allow 512+ tokens; a random model uses them all
-           "--include_path", tasks_path(), "--output_path", str(out)]
-    env = {**_eval_env(release_root / "chartprobe-smoke", tmp_path)}
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert run.returncode == 0, run.stderr[-4000:]
-    results = _results(out)["results"]
+    _, results = run_lm_eval(tiny_vlm, release_root, tmp_path, "chartprobe_*", limit=5, max_images=2)
     for leaf in PROBE_LEAVES:
         assert 0.0 <= results[leaf]["accuracy,none"] <= 1.0
         assert "parse_fail_rate,none" in results[leaf]

@@ -6,12 +6,10 @@ import glob
 import hashlib
 import importlib.util
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from lm_eval_run import run_lm_eval
 
 from eval_tasks import data
 from eval_tasks.runner import tasks_path
@@ -80,17 +78,8 @@ def test_documents_carry_two_images_and_cpa_asks_each_pair_in_both_orders(releas
 
 @pytest.mark.slow
 def test_lm_eval_runs_the_three_judge_tasks_with_two_images(tiny_vlm, release_root, tmp_path):
-    out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
-           "--model_args", f"pretrained={tiny_vlm},max_images=2,dtype=float32", "--device", "cpu",
-           "--batch_size", "8", "--tasks", ",".join(TASKS), "--limit", "4", "--gen_kwargs", "max_gen_toks=8",
-           "--include_path", tasks_path(), "--output_path", str(out), "--log_samples"]
-    env = {**os.environ, **OFFLINE, data.ENV_VAR: str(release_root), "TOKENIZERS_PARALLELISM": "false",
-           "HF_DATASETS_CACHE": str(tmp_path / "datasets-cache")}
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert run.returncode == 0, run.stderr[-4000:]
-    (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
-    results = json.loads(Path(path).read_text())["results"]
+    _, results = run_lm_eval(tiny_vlm, release_root, tmp_path, ",".join(TASKS), limit=4, max_images=2,
+                             max_gen_toks=8, log_samples=True)
     cpa = results["chartprobe_judge_cpa"]
     outcomes = ["two_pass_accuracy", "consistent_wrong_rate", "bias_a_rate", "bias_b_rate", "parse_fail_rate"]
     assert sum(cpa[f"{m},none"] for m in outcomes) == pytest.approx(1.0)
@@ -98,6 +87,6 @@ def test_lm_eval_runs_the_three_judge_tasks_with_two_images(tiny_vlm, release_ro
     for task in TASKS[1:]:
         for metric in ("accuracy", "precision", "recall", "specificity", "f1", "accept_rate", "parse_fail_rate"):
             assert 0.0 <= results[task][f"{metric},none"] <= 1.0, (task, metric)
-    (samples,) = glob.glob(str(out / "**" / "samples_chartprobe_judge_cpa_*.jsonl"), recursive=True)
+    (samples,) = glob.glob(str(tmp_path / "results" / "**" / "samples_chartprobe_judge_cpa_*.jsonl"), recursive=True)
     docs = [json.loads(line) for line in Path(samples).read_text().splitlines()]
     assert len(docs) == 4 and all(d["arguments"]["gen_args_0"]["arg_0"].count("<image>") == 2 for d in docs)

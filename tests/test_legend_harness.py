@@ -5,15 +5,11 @@ with the tiny VLM, and ``chartprobe validate`` passes: oracle 100%, legend-order
 
 from __future__ import annotations
 
-import glob
 import json
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from lm_eval_run import run_lm_eval
 
 from eval_tasks import data
 from eval_tasks.runner import tasks_path
@@ -48,18 +44,8 @@ def test_legend_tasks_build_with_the_abstention_prompt(release_root, monkeypatch
 @pytest.mark.slow
 def test_lm_eval_prints_the_legend_profile_with_the_tiny_vlm(tiny_vlm, release_root, tmp_path):
     """Acceptance 4: `lm_eval --tasks chartprobe_legend --limit 40` prints every profile metric."""
-    out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
-           "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32", "--device", "cpu",
-           "--batch_size", "8", "--tasks", "chartprobe_legend,chartprobe_legend_order", "--limit", "40",
-           "--gen_kwargs", "max_gen_toks=16", "--include_path", tasks_path(), "--output_path", str(out)]
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-           data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
-           "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert run.returncode == 0, run.stderr[-4000:]
-    (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
-    results = json.loads(Path(path).read_text())["results"]
+    run, results = run_lm_eval(tiny_vlm, release_root, tmp_path, "chartprobe_legend,chartprobe_legend_order",
+                               limit=40)
     for metric in PROFILE:
         assert f"{metric},none" in results["chartprobe_legend"], metric
         assert re.search(rf"\|\s*{metric}\s*\|", run.stdout), f"{metric} not in the printed table"

@@ -1,0 +1,36 @@
+"""Run lm-eval's hf-multimodal model on the tiny VLM over local releases, offline, in a subprocess."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from eval_tasks import data
+from eval_tasks.runner import tasks_path
+
+OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+
+
+def run_lm_eval(model: Path, releases: Path, tmp_path: Path, tasks: str, *, limit: int, max_images: int = 1,
+                max_gen_toks: int = 16, log_samples: bool = False) -> tuple[subprocess.CompletedProcess, dict]:
+    """``lm_eval --tasks <tasks> --limit <limit>`` with ``CHARTPROBE_DATA=releases``; asserts it exits 0.
+
+    Returns the finished process (its stdout holds the printed table) and the ``results`` block of
+    the results JSON.
+    """
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "lm_eval", "--model", "hf-multimodal",
+           "--model_args", f"pretrained={model},max_images={max_images},dtype=float32", "--device", "cpu",
+           "--batch_size", "8", "--tasks", tasks, "--limit", str(limit),
+           "--gen_kwargs", f"max_gen_toks={max_gen_toks}",  # a random model uses every token it is allowed
+           "--include_path", tasks_path(), "--output_path", str(out), *(["--log_samples"] if log_samples else [])]
+    env = {**os.environ, **OFFLINE, data.ENV_VAR: str(releases), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
+           "TOKENIZERS_PARALLELISM": "false"}
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
+    return run, json.loads(Path(path).read_text())["results"]
