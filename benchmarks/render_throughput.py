@@ -20,11 +20,11 @@ import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from dataset_builders.charts._base import SampleConfig
-from dataset_builders.registry import CHARTS
-from dataset_builders.render import build_scene, render, sample_spec, theme_context
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import ChartSpec
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.charts._base import SampleConfig
+from chartprobe.dataset_builders.core.render import build_scene, render, sample_spec, theme_context
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import ChartSpec
 
 
 def sample_specs(n: int, seed: int) -> list[ChartSpec]:

@@ -14,9 +14,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from eval_tasks.results import FORMAT, to_columns
-from eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.results import FORMAT, to_columns
+from chartprobe.eval_tasks.task_index import task_index
 
 SKILL_TEMPLATES = {"perception": ["P-COUNT-BARS", "P-HEIGHT-2X", "P-TREND-PATTERN"],
                    "grounding": ["G-VT-TALLEST", "G-TV-VALUE-B", "G-BBOX-ELEMENT"],
@@ -46,7 +45,7 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
 
 
 def main(n: int = 1_000_000) -> float:
-    from eval_tasks.report import build_report
+    from chartprobe.eval_tasks.report import build_report
 
     with tempfile.TemporaryDirectory(prefix="cp-report-scale-") as tmp:
         half = n // 2

@@ -1,4 +1,4 @@
-"""Answer parsing helpers for :mod:`eval_tasks.matchers`: text/label normalization, aliases,
+"""Answer parsing helpers for :mod:`chartprobe.eval_tasks.matchers`: text/label normalization, aliases,
 abstention detection, numbers, bounding boxes and lists.
 
 Every function is total (never raises on content) and linear-time: no nested quantifiers, and callers

@@ -1,10 +1,12 @@
-"""The ``score``, ``report`` and ``validate`` subcommands of ``chartprobe``.
+"""The evaluation subcommands of ``chartprobe``: ``tasks-path``, ``eval``, ``score``, ``report``, ``validate``.
 
+    chartprobe tasks-path
+    chartprobe eval     <lm_eval arguments...>      (adds --include_path for you)
     chartprobe score    --samples PATH [PATH ...] --out results.json
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
-``dataset_builders/cli.py`` calls :func:`add_parsers` on its subparsers. ``validate``
+``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its subparsers. ``validate``
 exits 1 when a validity check fails (argument and data errors stay 2, as elsewhere).
 """
 
@@ -14,11 +16,24 @@ import argparse
 import json
 from pathlib import Path
 
-__all__ = ["add_parsers", "cmd_report", "cmd_score", "cmd_validate"]
+__all__ = ["add_harness_parsers", "add_parsers", "cmd_report", "cmd_score", "cmd_validate", "known_errors"]
+
+
+def cmd_tasks_path(args: argparse.Namespace) -> int:
+    from .runner import tasks_path
+
+    print(tasks_path())
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .runner import run_eval
+
+    return run_eval(args.lm_eval_args)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from eval_tasks.results import score_samples
+    from .results import score_samples
 
     results = score_samples(args.samples)
     out = Path(args.out)
@@ -35,7 +50,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from eval_tasks.report import build_report
+    from .report import build_report
 
     report = build_report(args.results, args.out, args.validity or ())
     print(f"report: {Path(args.out) / 'report.md'} ({len(report['plots'])} plots, "
@@ -44,7 +59,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from eval_tasks.validate import render_markdown, validate_release, write_validity_card
+    from .validate import render_markdown, validate_release, write_validity_card
 
     agents = args.agents.split(",") if args.agents else None
     reports = []
@@ -65,6 +80,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for line in failed:
         print(f"FAIL {line}")
     return 1 if failed else 0
+
+
+def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``tasks-path`` and ``eval`` (lm-evaluation-harness) to the ``chartprobe`` subparsers."""
+    t = sub.add_parser("tasks-path", help="print the lm-eval include path of chartprobe's tasks")
+    t.set_defaults(func=cmd_tasks_path)
+
+    e = sub.add_parser("eval", help="run lm_eval with chartprobe's tasks on the include path",
+                       prefix_chars="\0")  # pass every following argument through untouched
+    e.add_argument("lm_eval_args", nargs=argparse.REMAINDER, help="arguments for lm_eval")
+    e.set_defaults(func=cmd_eval)
+
+
+def known_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
+    from .predictions import PredictionsError
+
+    return (PredictionsError,)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

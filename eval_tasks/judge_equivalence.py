@@ -1,6 +1,6 @@
 """Optional LLM-judge answer equivalence (Chartographer A.7, following ChartMuseum).
 
-The default scorer is the typed one (``eval_tasks.scoring``). Users who want the paper's
+The default scorer is the typed one (``chartprobe.eval_tasks.scoring``). Users who want the paper's
 protocol point this module at any OpenAI-compatible ``/v1/chat/completions`` endpoint:
 
     CHARTPROBE_JUDGE_BASE_URL=https://api.openai.com/v1  CHARTPROBE_JUDGE_MODEL=gpt-4.1-mini \

@@ -1,4 +1,4 @@
-"""Per-answer-type normalizers and matchers behind :func:`eval_tasks.scoring.score_answer`.
+"""Per-answer-type normalizers and matchers behind :func:`chartprobe.eval_tasks.scoring.score_answer`.
 
 Each answer type is one :class:`Matcher` subclass registered with ``@matcher("type", ...)`` into
 :data:`MATCHERS`; there is no if/elif chain over types. A matcher sees the *extracted* answer
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from eval_tasks.answer_parsing import (
+from .answer_parsing import (
     ABSTAIN_NORMALIZED,
     LEAD_IN,
     YEAR_RE,

@@ -111,8 +111,7 @@ def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]
 def load_release_rows(release: str | Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(config, split) -> rows (dicts, no image) of a release folder, in release order."""
     import pyarrow.parquet as pq
-
-    from dataset_builders.card import read_card_metadata
+    from chartprobe.dataset_builders.release.card import read_card_metadata
 
     release = Path(release)
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}

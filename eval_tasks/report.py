@@ -15,11 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.results import load_results
-from eval_tasks.suites import suite_for_release
-from eval_tasks.suites._base import Check
-from eval_tasks.task_index import task_index
-from eval_tasks.validate import ValidityReport, render_markdown
+from .results import load_results
+from .suites import suite_for_release
+from .suites._base import Check
+from .task_index import task_index
+from .validate import ValidityReport, render_markdown
 
 __all__ = ["build_report", "markdown_table"]
 
@@ -64,7 +64,7 @@ def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
-    from eval_tasks import report_plots as rp
+    from . import report_plots as rp
 
     suites = sorted({s for per in profiles.values() for s in per})
     paths = []

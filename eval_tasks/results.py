@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.predictions import PredictionsError, iter_samples, sample_files
-from eval_tasks.suites import suite_for_release, suite_for_task
-from eval_tasks.task_index import task_index
+from .predictions import PredictionsError, iter_samples, sample_files
+from .suites import suite_for_release, suite_for_task
+from .task_index import task_index
 
 __all__ = ["FORMAT", "from_columns", "load_results", "score_samples", "summarize_records", "to_columns"]
 

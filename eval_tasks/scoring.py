@@ -5,7 +5,7 @@ Pipeline (DESIGN.md "Scoring and metrics"):
 1. :func:`extract_answer` pulls the final answer out of raw model output.
 2. Abstention detection: a prediction in the "I don't know" family is ``abstained``; for every type
    except ``abstain`` it is simply wrong (not a parse failure) unless the gold itself is such a phrase.
-3. The matcher registered for ``answer_type`` (see :mod:`eval_tasks.matchers`) normalizes and compares.
+3. The matcher registered for ``answer_type`` (see :mod:`chartprobe.eval_tasks.matchers`) normalizes and compares.
 
 Rules per type (details in the matcher docstrings):
 
@@ -40,17 +40,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from eval_tasks.answer_parsing import last_match
-from eval_tasks.matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
+from chartprobe.dataset_builders.core.answer_types import ANSWER_TYPES, SCORING_RULES
+
+from .answer_parsing import last_match
+from .matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
 
 __all__ = [
     "ABSTAIN_ANSWER", "ABSTAIN_NORMALIZED", "ANSWER_TYPES", "Score", "extract_answer", "is_abstention",
     "normalize", "score_answer", "scoring_rule",
 ]
 
-ANSWER_TYPES: tuple[str, ...] = (
-    "number", "integer", "count", "year", "label", "list", "bool", "bbox", "choice", "abstain", "text",
-)
 ABSTAIN_ANSWER = "I don't know"
 SEARCH_WINDOW = 65_536  # answer markers are searched in this many trailing characters
 ANSWER_MAX_CHARS = 4_096  # the extracted answer keeps at most this many trailing characters
@@ -178,5 +177,4 @@ def scoring_rule(answer_type: str) -> str:
     """One-line description of how ``answer_type`` is matched (for dataset cards and reports)."""
     if answer_type not in MATCHERS:
         raise ValueError(f"unknown answer_type {answer_type!r}; expected one of {ANSWER_TYPES}")
-    doc = (type(MATCHERS[answer_type]).__doc__ or answer_type).strip().splitlines()[0]
-    return re.sub(r":\w+:`([^`]+)`", r"\1", doc)
+    return SCORING_RULES[answer_type]

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.agents import AGENTS
-from eval_tasks.predictions import date_id, load_release_rows, write_samples
-from eval_tasks.suites import suite_for_release
-from eval_tasks.suites._base import AgentRun, Check, RunSet
-from eval_tasks.task_index import task_index
+from .agents import AGENTS
+from .predictions import date_id, load_release_rows, write_samples
+from .suites import suite_for_release
+from .suites._base import AgentRun, Check, RunSet
+from .task_index import task_index
 
 __all__ = ["ValidityReport", "render_markdown", "run_agents", "validate_release"]
 
@@ -77,7 +77,7 @@ def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) ->
 def validate_release(release: str | Path, *, samples_out: str | Path | None = None,
                      agents: Sequence[str] | None = None) -> ValidityReport:
     """Run the agents on ``release`` (a release folder) and return its validity report."""
-    from dataset_builders.card import read_card_metadata
+    from chartprobe.dataset_builders.release.card import read_card_metadata
 
     release = Path(release)
     dataset = read_card_metadata(release)["chartprobe"]["dataset"]
@@ -115,6 +115,6 @@ CARD_INTRO = ("Every number below comes from `chartprobe validate`: reference ag
 
 def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
     """Insert or replace the ``## Validity`` section of the release's dataset card."""
-    from dataset_builders.card import write_card_section
+    from chartprobe.dataset_builders.release.card import write_card_section
 
     return write_card_section(release, "Validity", f"{CARD_INTRO}\n\n{render_markdown(report)}")

@@ -16,4 +16,4 @@ PY=${PYTHON:-python3}
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q torch==2.13.0
 .venv/bin/python -m pip install -q -e ".[dev]"
-.venv/bin/python -c "import torch, dataset_builders, eval_tasks, training; print('chartprobe installed; torch', torch.__version__)"
+.venv/bin/python -c "import torch, chartprobe.dataset_builders, chartprobe.eval_tasks, chartprobe.training; print('chartprobe installed; torch', torch.__version__)"

@@ -10,11 +10,10 @@ import argparse
 import io
 from pathlib import Path
 
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.render import render, sample_spec
+from chartprobe.dataset_builders.core.rng import rng_for
 from PIL import Image, ImageDraw
-
-from dataset_builders.registry import CHARTS
-from dataset_builders.render import render, sample_spec
-from dataset_builders.rng import rng_for
 
 
 def tile(kind: str, seed: int, width: int) -> Image.Image:

@@ -7,7 +7,8 @@
 
 This file only composes the views (``chartspace/views/<name>.py``, one module each) and
 launches the server; it adds its own folder to ``sys.path`` (``spaces`` itself is not an
-importable package) and, when run from a repository checkout, the repository root.
+importable package). ``chartprobe`` comes from the installed distribution in a checkout
+(``pip install -e .``) and from the copy ``scripts/stage_space.sh`` puts beside this file.
 No GPU is used anywhere.
 """
 
@@ -23,9 +24,8 @@ import threading
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for path in (HERE, HERE.parent):  # chartspace/, then dataset_builders/ + eval_tasks/ of a checkout
-    if str(path) not in sys.path:
-        sys.path.insert(0 if path == HERE else len(sys.path), str(path))
+if str(HERE) not in sys.path:  # chartspace/ (and, in a staged Space, the chartprobe/ package beside it)
+    sys.path.insert(0, str(HERE))
 
 VIEWS = ("probes", "families", "legend", "judge")
 """Dataset views, in tab order (module names under chartspace/views/)."""

@@ -12,8 +12,8 @@ from tiny_vlm import build_tiny_vlm
 def release_root(tmp_path_factory) -> Path:
     """One folder holding the small release of every registered dataset (what ``CHARTPROBE_DATA``
     names), built once per test session with two worker processes."""
-    from dataset_builders.hub import build_release
-    from dataset_builders.registry import DATASETS
+    from chartprobe.dataset_builders.release.dataset import DATASETS
+    from chartprobe.dataset_builders.release.hub import build_release
 
     root = tmp_path_factory.mktemp("releases")
     for name in DATASETS.names():

@@ -1,5 +1,5 @@
 """Reference agents: each one on hand-made rows, and their predictions through `chartprobe score`
-equal the in-harness aggregation (eval_tasks/tasks/utils.py) for the same rows."""
+equal the in-harness aggregation (eval_tasks/tasks/probes_utils.py) for the same rows."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ import math
 from statistics import fmean
 
 import pytest
-
-from dataset_builders.probe_domains import PROBE_DOMAINS
-from dataset_builders.programs import Program
-from dataset_builders.rng import rng_for
-from eval_tasks.agents import AGENTS
-from eval_tasks.predictions import load_release_rows
-from eval_tasks.results import score_samples
-from eval_tasks.suites import SUITES, suite_for_release
-from eval_tasks.task_index import task_index
-from eval_tasks.tasks import utils
-from eval_tasks.validate import run_agents, write_agent_samples
+from chartprobe.dataset_builders.core.programs import Program
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
+from chartprobe.eval_tasks.agents import AGENTS
+from chartprobe.eval_tasks.predictions import load_release_rows
+from chartprobe.eval_tasks.results import score_samples
+from chartprobe.eval_tasks.suites import SUITES, suite_for_release
+from chartprobe.eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.tasks import probes_utils
+from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
 
 EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", "always_abstain",
                    "first_position", "always_accept", "random"}
@@ -134,8 +133,8 @@ def probe_runs(probes_release):
 
 
 def _harness_metrics(task, rows, preds):
-    """eval_tasks/tasks/utils.py process_results per row, averaged (lm-eval's `mean` aggregation)."""
-    fn = utils.process_cr if task.config.startswith("cr_") else utils.process_probe
+    """eval_tasks/tasks/probes_utils.py process_probe/process_cr per row, averaged (lm-eval's `mean` aggregation)."""
+    fn = probes_utils.process_cr if task.config.startswith("cr_") else probes_utils.process_probe
     per_row = [fn(r, [p]) for r, p in zip(rows, preds)]
     return {k: fmean(d[k] for d in per_row) for k in per_row[0]}
 
@@ -162,8 +161,7 @@ def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_
 
 def test_an_agent_overriding_neither_hook_is_refused():
     import pytest
-
-    from eval_tasks.agents._base import Agent
+    from chartprobe.eval_tasks.agents._base import Agent
 
     with pytest.raises(TypeError, match="must override answer\\(\\) or predict\\(\\)"):
         type("Mute", (Agent,), {})

@@ -14,15 +14,14 @@ import sys
 
 import numpy as np
 import pytest
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.charts._base import SampleConfig
+from chartprobe.dataset_builders.core.render import render, sample_spec
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
-
-from dataset_builders.charts._base import SampleConfig
-from dataset_builders.registry import CHARTS
-from dataset_builders.render import render, sample_spec
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import ChartSpec, SpecError
 
 KINDS = CHARTS.names()
 # Value labels on and a box legend where supported: the most elements to measure.
@@ -96,8 +95,8 @@ def subprocess_digests() -> dict[str, str]:
     """sha256 of each kind's PNG rendered in a fresh interpreter (one process for all kinds)."""
     code = (
         "import hashlib, json, sys\n"
-        "from dataset_builders.render import render\n"
-        "from dataset_builders.spec import ChartSpec\n"
+        "from chartprobe.dataset_builders.core.render import render\n"
+        "from chartprobe.dataset_builders.core.spec import ChartSpec\n"
         "specs = json.load(sys.stdin)\n"
         "print(json.dumps({k: hashlib.sha256(render(ChartSpec.from_dict(d)).png).hexdigest()"
         " for k, d in specs.items()}))\n")
@@ -152,9 +151,9 @@ def test_every_legend_form_renders(kind):
 
 def test_sampling_never_imports_matplotlib():
     code = ("import sys\n"
-            "from dataset_builders.render import sample_spec\n"
-            "from dataset_builders.registry import CHARTS\n"
-            "from dataset_builders.rng import rng_for\n"
+            "from chartprobe.dataset_builders.core.render import sample_spec\n"
+            "from chartprobe.dataset_builders.core.charts import CHARTS\n"
+            "from chartprobe.dataset_builders.core.rng import rng_for\n"
             "for k in CHARTS.names():\n"
             "    sample_spec(k, rng_for(0, k)).validate()\n"
             "assert not [m for m in sys.modules if m.startswith('matplotlib')], 'matplotlib imported'\n")

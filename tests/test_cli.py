@@ -8,12 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.rng import rng_for
 
-from dataset_builders.cli import main
-from dataset_builders.registry import CHARTS
-from dataset_builders.rng import rng_for
+from chartprobe.cli import main
 
-CLI = [sys.executable, "-m", "dataset_builders.cli"]
+CLI = [sys.executable, "-m", "chartprobe"]
 
 
 def run_cli(*args, env=None):
@@ -103,7 +103,7 @@ def test_list_and_tasks_path(capsys):
 
 @pytest.fixture(scope="module")
 def release(tmp_path_factory):
-    from dataset_builders.hub import build_release
+    from chartprobe.dataset_builders.release.hub import build_release
 
     return build_release("smoke", tmp_path_factory.mktemp("push"), "small").path
 
@@ -161,7 +161,7 @@ def test_push_contract_against_loopback_hub(release, capsys, monkeypatch):
 
 def test_cli_parser_starts_without_heavy_imports():
     """`chartprobe --help`/`build` must not pay for torch, transformers, lm-eval or matplotlib."""
-    code = ("import sys; from dataset_builders.cli import build_parser; build_parser(); "
+    code = ("import sys; from chartprobe.cli import build_parser; build_parser(); "
             "print(sorted(m for m in ('torch', 'transformers', 'trl', 'lm_eval', 'matplotlib') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

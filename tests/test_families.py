@@ -7,17 +7,16 @@ import json
 from collections import Counter, defaultdict
 
 import pytest
-from datasets import load_dataset
-from PIL import Image
-
-from dataset_builders.datasets.families import (
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import ChartSpec
+from chartprobe.dataset_builders.families.builder import (
     CONFIG_GROUPS,
-    EXAMPLE_IMAGE,
     FamiliesDataset,
     family_ids,
     source_of,
 )
-from dataset_builders.families import (
+from chartprobe.dataset_builders.families.card import EXAMPLE_IMAGE
+from chartprobe.dataset_builders.families.source import (
     FAMILY_SOURCES,
     GROUPS,
     N_VARIANTS,
@@ -25,10 +24,10 @@ from dataset_builders.families import (
     build_members,
     same_schema,
 )
-from dataset_builders.preset import load_preset, preset_path
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import ChartSpec
-from eval_tasks.metrics.families import score_family_record
+from chartprobe.dataset_builders.release.preset import load_preset, preset_path
+from chartprobe.eval_tasks.metrics.families import score_family_record
+from datasets import load_dataset
+from PIL import Image
 
 CONFIGS = list(CONFIG_GROUPS)
 MIN_CHANGE_RATE = 0.8

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from chartprobe.eval_tasks import data
+from chartprobe.eval_tasks.runner import tasks_path
 from lm_eval_run import run_lm_eval
-
-from eval_tasks import data
-from eval_tasks.runner import tasks_path
 
 GROUP_TASKS = [f"chartprobe_families_{g}" for g in ("bars", "lines", "shares", "distributions", "timelines")]
 FAMILY_TASKS = ["chartprobe_families", *GROUP_TASKS, "chartprobe_families_resolution"]

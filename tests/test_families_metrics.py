@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from chartprobe.eval_tasks.judge_equivalence import Judge, JudgeError
+from chartprobe.eval_tasks.metrics import families as fm
+from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.scoring import score_answer
 from datasets import load_dataset
-
-from eval_tasks.judge_equivalence import Judge, JudgeError
-from eval_tasks.metrics import families as fm
-from eval_tasks.runner import tasks_path
-from eval_tasks.scoring import score_answer
 
 
 def _family(fid, original, recon, variants, preds=None, rtype="visual"):

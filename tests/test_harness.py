@@ -16,12 +16,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from chartprobe.eval_tasks import data
+from chartprobe.eval_tasks.runner import lm_eval_argv, tasks_path
 from lm_eval_run import run_lm_eval
 from serve_tiny import served_model
 from tiny_vlm import build_tiny_vlm
-
-from eval_tasks import data
-from eval_tasks.runner import lm_eval_argv, tasks_path
 
 # Every task and tag lm-eval must see in the include path. A YAML that fails to parse is
 # skipped silently by lm-eval, so this list is the only guard against losing a task.
@@ -50,7 +49,7 @@ def _task_manager():
 
 
 def _utils_module():
-    spec = importlib.util.spec_from_file_location("chartprobe_task_utils", Path(tasks_path()) / "utils.py")
+    spec = importlib.util.spec_from_file_location("chartprobe_smoke_utils", Path(tasks_path()) / "smoke_utils.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -265,7 +264,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             f"model={server.model},base_url={server.base_url}/chat/completions,"
             "max_images=1,tokenizer_backend=None,num_concurrent=1,max_retries=1"
         )
-        # Through eval_tasks.runner, as `chartprobe eval` runs it: the include path is added for us.
+        # Through chartprobe.eval_tasks.runner, as `chartprobe eval` runs it: the include path is added for us.
         argv = [
             "--model",
             "local-chat-completions",
@@ -278,7 +277,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             str(out),
             "--log_samples",
         ]
-        code = f"import sys; from eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+        code = f"import sys; from chartprobe.eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
         run = subprocess.run(
             [sys.executable, "-c", code],
             env=_eval_env(smoke_release, tmp_path),

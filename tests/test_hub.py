@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from dataset_builders.card import read_card_metadata
-from dataset_builders.hub import ReleaseError, build_release
-from dataset_builders.registry import DATASETS
+from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.dataset_builders.release.dataset import DATASETS
+from chartprobe.dataset_builders.release.hub import ReleaseError, build_release
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,12 @@ import json
 from collections import Counter
 
 import pytest
+from chartprobe.dataset_builders.core.render import render
+from chartprobe.dataset_builders.core.spec import ChartSpec
+from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, changed_fields
+from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.eval_tasks.metrics import judge as jm
 from datasets import load_dataset
-
-from dataset_builders.card import read_card_metadata
-from dataset_builders.flaws._base import DIMENSIONS, changed_fields
-from dataset_builders.render import render
-from dataset_builders.spec import ChartSpec
-from eval_tasks.metrics import judge as jm
 
 CRJ = ["crj_reproduction", "crj_editing"]
 

@@ -7,14 +7,14 @@ import io
 import json
 
 import pytest
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.render import render, sample_spec
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
+from chartprobe.dataset_builders.judge.cpa import build_pair, cells, is_clean
+from chartprobe.dataset_builders.judge.flaws import FLAWS
+from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, Injection, changed_fields, criteria_of
 from datasets import load_dataset
-
-from dataset_builders.flaws._base import DIMENSIONS, Injection, changed_fields, criteria_of
-from dataset_builders.judge.cpa import build_pair, cells, is_clean
-from dataset_builders.registry import CHARTS, FLAWS
-from dataset_builders.render import render, sample_spec
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import ChartSpec, SpecError
 
 CRITERIA = sorted(DIMENSIONS)
 
@@ -72,7 +72,7 @@ def test_verify_rejects_an_unflawed_pair_and_a_two_criteria_pair():
 
 
 def test_missing_series_keeps_its_legend_entry_and_loses_every_mark():
-    from dataset_builders.charts._base import SampleConfig
+    from chartprobe.dataset_builders.core.charts._base import SampleConfig
 
     spec = sample_spec("line", rng_for(3, "phantom"), SampleConfig(n_series=(3, 3), legend_form="box"))
     series = tuple(dataclasses.replace(s, missing=i == 1) for i, s in enumerate(spec.data.series))

@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-
-from eval_tasks.metrics import judge as jm
+from chartprobe.eval_tasks.metrics import judge as jm
 
 
 def _crj(label: str, verdict: str | None) -> dict:

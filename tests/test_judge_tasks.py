@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
+from chartprobe.eval_tasks import data
+from chartprobe.eval_tasks.runner import tasks_path
 from lm_eval_run import run_lm_eval
-
-from eval_tasks import data
-from eval_tasks.runner import tasks_path
 
 TASKS = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}

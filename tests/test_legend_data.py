@@ -10,14 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from dataset_builders.legend_program import answer_row
-from dataset_builders.legend_space import LegendSpace, sample_unit
-from dataset_builders.legend_templates._base import ABSTAIN, State
-from dataset_builders.legend_unit import compose, neutral_chart, side_from_json, side_to_json
-from dataset_builders.preset import PresetError
-from dataset_builders.registry import INTERVENTIONS, LEGEND_TEMPLATES
-from dataset_builders.rng import rng_for
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.legend.interventions import INTERVENTIONS
+from chartprobe.dataset_builders.legend.program import answer_row
+from chartprobe.dataset_builders.legend.space import LegendSpace, sample_unit
+from chartprobe.dataset_builders.legend.templates import LEGEND_TEMPLATES
+from chartprobe.dataset_builders.legend.templates._base import ABSTAIN, State
+from chartprobe.dataset_builders.legend.unit import compose, neutral_chart, side_from_json, side_to_json
+from chartprobe.dataset_builders.release.preset import PresetError
 
 CONFIGS = ("snapshot", "channel_study", "order_study", "visibility_study")
 
@@ -78,10 +78,9 @@ def test_answerability_is_visible_in_the_rendered_legend_boxes(legend_rows, conf
 
 
 def test_stored_legend_boxes_are_those_of_the_rendered_image(release_root):
+    from chartprobe.dataset_builders.core.render import render
+    from chartprobe.dataset_builders.core.spec import ChartSpec
     from datasets import Image, load_dataset
-
-    from dataset_builders.render import render
-    from dataset_builders.spec import ChartSpec
 
     ds = load_dataset(str(release_root / "chartprobe-legend"), "snapshot", split="test")
     ds = ds.cast_column("image", Image(decode=False))
@@ -156,7 +155,7 @@ def _marks(spec):
 
 @pytest.mark.parametrize("name", INTERVENTIONS.names())
 def test_interventions_edit_only_the_legend_side(name):
-    from dataset_builders.interventions._base import Probe
+    from chartprobe.dataset_builders.legend.interventions._base import Probe
 
     iv = INTERVENTIONS.get(name)()
     applied = 0
@@ -188,7 +187,7 @@ def test_templates_answer_on_some_chart(name):
 
 
 def test_compositional_legend_shows_factor_levels_as_entries():
-    from dataset_builders.render import render
+    from chartprobe.dataset_builders.core.render import render
 
     unit = sample_unit(LegendSpace(), rng_for(3, "comp"), kind="line", mode="compositional")
     spec = compose(unit.chart, unit.legend)
@@ -204,8 +203,8 @@ def test_compositional_legend_shows_factor_levels_as_entries():
     ({"themes": "dark"}, "non-empty list"),
 ])
 def test_bad_presets_fail_with_one_clear_error(params, message):
-    from dataset_builders.preset import ConfigPreset, Preset
-    from dataset_builders.registry import DATASETS
+    from chartprobe.dataset_builders.release.dataset import DATASETS
+    from chartprobe.dataset_builders.release.preset import ConfigPreset, Preset
 
     preset = Preset("legend", "x", 0, {"snapshot": ConfigPreset({"test": 1}, params)})
     builder = DATASETS.get("legend")()
@@ -214,8 +213,8 @@ def test_bad_presets_fail_with_one_clear_error(params, message):
 
 
 def test_items_are_deterministic():
-    from dataset_builders.preset import load_preset, preset_path
-    from dataset_builders.registry import DATASETS
+    from chartprobe.dataset_builders.release.dataset import DATASETS
+    from chartprobe.dataset_builders.release.preset import load_preset, preset_path
 
     preset = load_preset(preset_path("legend", "small"))
     builder = DATASETS.get("legend")()

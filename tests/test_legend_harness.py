@@ -9,10 +9,9 @@ import json
 import re
 
 import pytest
+from chartprobe.eval_tasks import data
+from chartprobe.eval_tasks.runner import tasks_path
 from lm_eval_run import run_lm_eval
-
-from eval_tasks import data
-from eval_tasks.runner import tasks_path
 
 LEGEND_TASKS = ["chartprobe_legend", "chartprobe_legend_channel", "chartprobe_legend_order",
                 "chartprobe_legend_visibility"]
@@ -56,7 +55,7 @@ def test_lm_eval_prints_the_legend_profile_with_the_tiny_vlm(tiny_vlm, release_r
 
 
 def test_validate_passes_with_oracle_and_legend_order_shortcut(release_root, tmp_path, capsys):
-    from dataset_builders.cli import main
+    from chartprobe.cli import main
 
     assert main(["validate", str(release_root / "chartprobe-legend"), "--out", str(tmp_path)]) == 0, \
         capsys.readouterr().out

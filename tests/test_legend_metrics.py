@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from eval_tasks.metrics import legend as lm
-from eval_tasks.metrics import legend_studies as ls
-from eval_tasks.runner import tasks_path
-from eval_tasks.suites import suite_for_release
-from eval_tasks.suites._base import AgentRun, RunSet
-from eval_tasks.task_index import _TaskLoader, task_index
+from chartprobe.eval_tasks.metrics import legend as lm
+from chartprobe.eval_tasks.metrics import legend_studies as ls
+from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._base import AgentRun, RunSet
+from chartprobe.eval_tasks.task_index import _TaskLoader, task_index
 
 IDK = "I don't know"
 
@@ -195,9 +194,9 @@ def test_follow_legend_all_needs_every_rotation():
 
 def test_legend_order_agent_on_rotated_legends():
     """The shortcut agent reads the displayed legend of a real spec: 100% aligned, 0% conflict."""
-    from dataset_builders.probe_domains import PROBE_DOMAINS
-    from dataset_builders.rng import rng_for
-    from eval_tasks.agents import AGENTS
+    from chartprobe.dataset_builders.core.rng import rng_for
+    from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
+    from chartprobe.eval_tasks.agents import AGENTS
 
     spec = PROBE_DOMAINS["pie"].sample(rng_for(3, "legend-order-study"), "medium")
     labels, n = list(spec.data.categories), len(spec.data.categories)

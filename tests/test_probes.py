@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from chartprobe.dataset_builders.core.programs import Program, answer_of
+from chartprobe.dataset_builders.probes.builder import ProbesDataset, config_domain
+from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
+from chartprobe.dataset_builders.probes.templates import TEMPLATES
+from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.eval_tasks.metrics.probes import per_skill_accuracy, score_record
 from datasets import load_dataset
-
-from dataset_builders.card import read_card_metadata
-from dataset_builders.datasets.probes import ProbesDataset, config_domain
-from dataset_builders.probe_domains import PROBE_DOMAINS
-from dataset_builders.programs import Program, answer_of
-from dataset_builders.registry import TEMPLATES
-from eval_tasks.metrics.probes import per_skill_accuracy, score_record
 
 CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes"]
 
@@ -130,8 +129,8 @@ CLOSED_ANSWERS = {"P-HEIGHT-2X": 2, "P-HEIGHT-COMPARE": 2, "P-TREND-PATTERN": 3,
 def test_closed_answer_templates_are_balanced(template_id, n_classes):
     from collections import Counter
 
-    from dataset_builders.probe_domains import TIERS
-    from dataset_builders.rng import rng_for
+    from chartprobe.dataset_builders.core.rng import rng_for
+    from chartprobe.dataset_builders.probes.domains import TIERS
 
     tpl = TEMPLATES.get(template_id)()
     domains = ["shapes"] if tpl.domain == "shapes" else ["bar", "hbar", "pie"]
@@ -151,7 +150,7 @@ def test_closed_answer_templates_are_balanced(template_id, n_classes):
 def test_splits_live_in_disjoint_hash_classes_of_their_data_table(rows):
     """Disjointness holds by construction at any scale: each split samples only data tables in
     its own hash class (CR sets in a fourth), so no table can be shared across splits."""
-    from dataset_builders.datasets.probes import table_slot
+    from chartprobe.dataset_builders.probes.builder import table_slot
 
     slots = {"train": 0, "validation": 1, "test": 2}
     for (config, split), items in rows.items():

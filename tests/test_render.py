@@ -8,12 +8,11 @@ import math
 import sys
 
 import pytest
-
-from dataset_builders.charts._base import SampleConfig
-from dataset_builders.registry import Registry, RegistryError
-from dataset_builders.render import Rendered, render, sample_spec
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import (
+from chartprobe.dataset_builders.core.charts._base import SampleConfig
+from chartprobe.dataset_builders.core.registry import Registry, RegistryError
+from chartprobe.dataset_builders.core.render import Rendered, render, sample_spec
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import (
     THEMES,
     AxesSpec,
     ChartSpec,
@@ -231,7 +230,7 @@ def _fake_package(tmp_path, monkeypatch, name: str, modules: dict[str, str]) -> 
     pkg = tmp_path / name
     pkg.mkdir()
     (pkg / "__init__.py").write_text(
-        f"from dataset_builders.registry import Registry\nREG = Registry('fake', {name!r})\n")
+        f"from chartprobe.dataset_builders.core.registry import Registry\nREG = Registry('fake', {name!r})\n")
     for mod, body in modules.items():
         (pkg / f"{mod}.py").write_text(body)
     monkeypatch.syspath_prepend(str(tmp_path))

@@ -6,11 +6,10 @@ import argparse
 import json
 
 import pytest
-
-from eval_tasks.commands import add_parsers
-from eval_tasks.predictions import iter_samples, load_release_rows, sample_files, write_samples
-from eval_tasks.results import from_columns, score_samples, to_columns
-from eval_tasks.validate import run_agents, write_agent_samples
+from chartprobe.eval_tasks.commands import add_parsers
+from chartprobe.eval_tasks.predictions import iter_samples, load_release_rows, sample_files, write_samples
+from chartprobe.eval_tasks.results import from_columns, score_samples, to_columns
+from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
 
 
 def _cli(argv):
@@ -88,7 +87,7 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, tmp_p
 
 
 def test_report_merges_files_and_a_rerun_replaces_records(agent_samples, tmp_path):
-    from eval_tasks.results import load_results
+    from chartprobe.eval_tasks.results import load_results
 
     doc = score_samples([agent_samples / "oracle"])
     (tmp_path / "one.json").write_text(json.dumps(doc))

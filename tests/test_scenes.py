@@ -11,17 +11,22 @@ import subprocess
 import sys
 
 import pytest
+from chartprobe.dataset_builders.core.programs import Program, format_answer, run
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.scenes import (
+    SceneObject,
+    SceneSpec,
+    SceneView,
+    render_scene,
+    sample_scene,
+)
+from chartprobe.dataset_builders.core.scenes.render import scene_boxes
+from chartprobe.dataset_builders.core.scenes.spec import COLORS, EXTENT, SCENE_VERSION
+from chartprobe.dataset_builders.core.spec import SpecError
+from chartprobe.dataset_builders.probes.templates import TEMPLATES
+from chartprobe.dataset_builders.probes.templates._base import SKILL_CODES
+from chartprobe.eval_tasks.scoring import score_answer
 from PIL import Image
-
-from dataset_builders.programs import Program, format_answer, run
-from dataset_builders.registry import TEMPLATES
-from dataset_builders.rng import rng_for
-from dataset_builders.scenes import SceneObject, SceneSpec, SceneView, render_scene, sample_scene
-from dataset_builders.scenes.render import scene_boxes
-from dataset_builders.scenes.spec import COLORS, EXTENT, SCENE_VERSION
-from dataset_builders.spec import SpecError
-from dataset_builders.templates._base import SKILL_CODES
-from eval_tasks.scoring import score_answer
 
 SHAPE_TEMPLATES = [name for name, cls in TEMPLATES.items() if cls.domain == "shapes"]
 N_SCENES = 40
@@ -117,8 +122,8 @@ def test_sample_scene_is_reproducible_and_non_overlapping():
 
 _SUBPROCESS = """
 import hashlib
-from dataset_builders.rng import rng_for
-from dataset_builders.scenes import render_scene, sample_scene
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.scenes import render_scene, sample_scene
 print(hashlib.sha256(render_scene(sample_scene(rng_for(11, "scene"))).png).hexdigest())
 """
 

@@ -1,4 +1,4 @@
-"""Table-driven tests for eval_tasks.scoring (extraction, per-type matching, robustness)."""
+"""Table-driven tests for chartprobe.eval_tasks.scoring (extraction, per-type matching, robustness)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,8 @@ import random
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from eval_tasks.matchers import MATCHERS
-from eval_tasks.scoring import (
+from chartprobe.eval_tasks.matchers import MATCHERS
+from chartprobe.eval_tasks.scoring import (
     ABSTAIN_ANSWER,
     ANSWER_TYPES,
     Score,
@@ -18,6 +15,8 @@ from eval_tasks.scoring import (
     normalize,
     score_answer,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 # (id, prediction, gold, answer_type, correct, score or None to skip, parse_failed)
 CASES = [

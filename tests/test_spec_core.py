@@ -8,10 +8,17 @@ import sys
 import textwrap
 
 import pytest
-
-from dataset_builders.registry import CHARTS, RegistryError
-from dataset_builders.rng import rng_for, stable_int
-from dataset_builders.spec import SPEC_VERSION, ChartSpec, DataTable, Encoding, Series, SpecError
+from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.registry import RegistryError
+from chartprobe.dataset_builders.core.rng import rng_for, stable_int
+from chartprobe.dataset_builders.core.spec import (
+    SPEC_VERSION,
+    ChartSpec,
+    DataTable,
+    Encoding,
+    Series,
+    SpecError,
+)
 
 
 def bar_spec(values=(3.0, 5.0, 8.0)) -> ChartSpec:
@@ -85,7 +92,7 @@ def test_rng_is_keyed_not_ordered():
 def test_rng_stable_across_processes():
     import subprocess
 
-    code = "from dataset_builders.rng import rng_for; print(rng_for(11, 'x', 2).integers(10**9))"
+    code = "from chartprobe.dataset_builders.core.rng import rng_for; print(rng_for(11, 'x', 2).integers(10**9))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout.strip()
     assert int(out) == int(rng_for(11, "x", 2).integers(10**9))
@@ -102,7 +109,7 @@ def plugin_pkg(tmp_path, monkeypatch):
         pkg = tmp_path / name
         pkg.mkdir()
         (pkg / "__init__.py").write_text(
-            f"from dataset_builders.registry import Registry\nREG = Registry('thing', {name!r})\n")
+            f"from chartprobe.dataset_builders.core.registry import Registry\nREG = Registry('thing', {name!r})\n")
         for fname, body in files.items():
             (pkg / fname).write_text(textwrap.dedent(body))
         return importlib.import_module(name).REG

@@ -13,16 +13,15 @@ import re
 from collections import Counter
 
 import pytest
-
-from dataset_builders.charts._base import SampleConfig
-from dataset_builders.chartview import ChartView
-from dataset_builders.programs import Program, answer_of
-from dataset_builders.registry import TEMPLATES
-from dataset_builders.render import render, sample_spec
-from dataset_builders.rng import rng_for
-from dataset_builders.spec import ChartSpec
-from dataset_builders.vocab import NAMED_COLORS
-from eval_tasks.scoring import score_answer
+from chartprobe.dataset_builders.core.charts._base import SampleConfig
+from chartprobe.dataset_builders.core.chartview import ChartView
+from chartprobe.dataset_builders.core.programs import Program, answer_of
+from chartprobe.dataset_builders.core.render import render, sample_spec
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.core.spec import ChartSpec
+from chartprobe.dataset_builders.core.vocab import NAMED_COLORS
+from chartprobe.dataset_builders.probes.templates import TEMPLATES
+from chartprobe.eval_tasks.scoring import score_answer
 
 KINDS = ("bar", "hbar", "pie")
 CHARTS_PER_KIND = 10

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from eval_tasks.runner import tasks_path
-from training.config import ConfigError, TrainConfig, field_docs, parse_config, to_dict
-from training.format import INSTRUCTION, prompt_text, to_prompt_completion
-from training.profile import (
+from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.training.config import ConfigError, TrainConfig, field_docs, parse_config, to_dict
+from chartprobe.training.format import INSTRUCTION, prompt_text, to_prompt_completion
+from chartprobe.training.profile import (
     SCHEMA,
     ProfileError,
     compare,
@@ -25,7 +24,7 @@ from training.profile import (
     profile_from_samples,
     region_accuracy,
 )
-from training.select import SelectionError
+from chartprobe.training.select import SelectionError
 
 
 def _doc(i: int, skill: str, answer: str = "3", held_out: bool = False, domain: str = "bar") -> dict:

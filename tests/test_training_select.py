@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 import pytest
-
-from training.select import (
+from chartprobe.training.select import (
     SKILL_SETS,
     SelectionError,
     allocate,
@@ -183,7 +182,7 @@ def test_manifest_records_ids_and_rule():
 
 
 def test_selection_profile_format_and_config_modules_do_not_import_torch():
-    code = ("import sys, training.select, training.profile, training.format, training.config, training.cli; "
+    code = ("import sys, chartprobe.training.select, chartprobe.training.profile, chartprobe.training.format, chartprobe.training.config, chartprobe.training.cli; "
             "bad = [m for m in ('torch', 'transformers', 'trl', 'peft') if m in sys.modules]; "
             "sys.exit(f'heavy imports: {bad}' if bad else 0)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)

@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from chartprobe.eval_tasks import data as eval_data
+from chartprobe.training import cli
+from chartprobe.training.config import LM_PROJECTIONS, TrainConfig
+from chartprobe.training.loop import eval_env
+from chartprobe.training.profile import SCHEMA
 from tiny_idefics3 import build_tiny_idefics3
-
-from eval_tasks import data as eval_data
-from training import cli
-from training.config import LM_PROJECTIONS, TrainConfig
-from training.loop import eval_env
-from training.profile import SCHEMA
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "TOKENIZERS_PARALLELISM": "false"}
@@ -40,7 +39,7 @@ def tiny_idefics3(tmp_path_factory) -> Path:
 def probes_root(tmp_path_factory) -> Path:
     """A CHARTPROBE_DATA folder with only the small chartprobe-probes release (~10 s to build;
     conftest's ``release_root`` builds every dataset, which these tests do not need)."""
-    from dataset_builders.hub import build_release
+    from chartprobe.dataset_builders.release.hub import build_release
 
     root = tmp_path_factory.mktemp("probes_root")
     build_release("probes", root, "small", num_proc=2)
@@ -118,9 +117,8 @@ def test_loss_decreases_on_a_tiny_fixed_batch(tiny_vlm, tmp_path):
 
 @pytest.mark.parametrize("arch", ["llava", "idefics3"])
 def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3):
+    from chartprobe.training.lora import apply_lora, check_language_model_only, language_model_prefix
     from transformers import AutoModelForImageTextToText
-
-    from training.lora import apply_lora, check_language_model_only, language_model_prefix
 
     path = tiny_vlm if arch == "llava" else tiny_idefics3
     model = AutoModelForImageTextToText.from_pretrained(path)

@@ -7,10 +7,9 @@ import json
 import shutil
 
 import pytest
-
-from dataset_builders.card import read_card_metadata, write_card_section
-from eval_tasks.commands import add_parsers
-from eval_tasks.suites._checks import wilson_lower
+from chartprobe.dataset_builders.release.card import read_card_metadata, write_card_section
+from chartprobe.eval_tasks.commands import add_parsers
+from chartprobe.eval_tasks.suites._checks import wilson_lower
 
 
 def _cli(argv):
@@ -159,10 +158,10 @@ def test_judge_release_passes_and_an_all_accept_crj_set_fails(release_root, tmp_
 def test_blind_gap_check_catches_question_text_that_gives_the_answer_away(leak, expect):
     """300 independent yes/no items: when the wording depends on the answer, the blind agent
     (question text only) beats the template majority far beyond the 5-point margin."""
-    from dataset_builders.rng import rng_for
-    from eval_tasks.suites import suite_for_release
-    from eval_tasks.suites._checks import blind_checks
-    from eval_tasks.validate import run_agents
+    from chartprobe.dataset_builders.core.rng import rng_for
+    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.suites._checks import blind_checks
+    from chartprobe.eval_tasks.validate import run_agents
 
     rows = {}
     for split in ("train", "test"):

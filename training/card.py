@@ -6,7 +6,7 @@ from typing import Any
 
 import yaml
 
-from training.select import Selection
+from .select import Selection
 
 
 def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any]) -> str:

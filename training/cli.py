@@ -5,10 +5,10 @@
                      [--seed 42] [--data RELEASE] [--out DIR] [--config run.yaml]
                      [--eval-tasks TASKS [--eval-limit N] [--base-eval DIR]]
 
-Every flag is a field of :class:`training.config.TrainConfig` or
-:class:`training.loop.LoopConfig` (``--help`` lists them with their docstrings). Without
+Every flag is a field of :class:`chartprobe.training.config.TrainConfig` or
+:class:`chartprobe.training.loop.LoopConfig` (``--help`` lists them with their docstrings). Without
 ``--eval-tasks`` it trains and saves the adapter; with it, it also evaluates base and tuned
-model with lm-eval and writes the comparison. ``python -m training.cli`` is the same command.
+model with lm-eval and writes the comparison. ``python -m chartprobe.training.cli`` is the same command.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import argparse
 import logging
 import sys
 
-from training.config import (
+from .config import (
     ConfigError,
     TrainConfig,
     add_config_arguments,
     config_from_namespace,
     fields_from_namespace,
 )
-from training.loop import LoopConfig
+from .loop import LoopConfig
 
 CLASSES = (TrainConfig, LoopConfig)  # --config YAML may hold fields of both
 
@@ -47,19 +47,19 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Train (and, with --eval-tasks, evaluate and compare); 0 on success, 2 on a bad config."""
-    from training.profile import ProfileError
-    from training.select import SelectionError
+    from .profile import ProfileError
+    from .select import SelectionError
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     try:
         cfg = config_from_namespace(args, CLASSES)
         loop = LoopConfig(**fields_from_namespace(args, LoopConfig, CLASSES))
         if loop.eval_tasks:
-            from training.loop import closed_loop
+            from .loop import closed_loop
 
             closed_loop(cfg, loop)
         else:
-            from training.sft import train
+            from .sft import train
 
             train(cfg)
     except (ConfigError, SelectionError, ProfileError, FileNotFoundError) as exc:
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.cli ...``: the same flags as ``chartprobe train``."""
+    """``python -m chartprobe.training.cli ...``: the same flags as ``chartprobe train``."""
     description = __doc__.split("\n\n")[0].replace("``", "")
     parser = configure(argparse.ArgumentParser(prog="chartprobe train", description=description))
     return run(parser.parse_args(argv))

@@ -164,7 +164,7 @@ def config_from_namespace(ns: argparse.Namespace, classes: tuple[type, ...] = (T
     cfg = TrainConfig(**fields_from_namespace(ns, TrainConfig, classes))
     if not cfg.model:
         raise ConfigError("--model is required (a Hub id or a local model folder)")
-    from training.select import MODES, parse_skills
+    from .select import MODES, parse_skills
 
     parse_skills(cfg.skills)  # refuses CR and unknown codes before any model is loaded
     if cfg.select not in MODES:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from training.select import (
+from .select import (
     Selection,
     SelectionError,
     check_no_complex,
@@ -29,7 +29,7 @@ META_COLUMNS = ("id", "chart_id", "skill", "template_id", "chart_kind", "domain"
 def resolve_data(data: str | None) -> dict[str, Any]:
     """``datasets.load_dataset`` arguments for ``--data`` (see ``TrainConfig.data``)."""
     if data is None:
-        from eval_tasks.data import resolve_release
+        from chartprobe.eval_tasks.data import resolve_release
 
         return resolve_release(RELEASE)  # $CHARTPROBE_DATA or the pinned Hub revision
     path = Path(data).expanduser()

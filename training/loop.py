@@ -2,17 +2,17 @@
 
 ``chartprobe train ... --eval-tasks TASKS`` runs, in order:
 
-1. :func:`training.sft.train` (the adapter lands in ``--out``);
+1. :func:`chartprobe.training.sft.train` (the adapter lands in ``--out``);
 2. ``lm_eval --model hf-multimodal --model_args pretrained=<model>[,peft=<out>] --apply_chat_template
    --tasks TASKS --log_samples --output_path <out>/eval/{base,tuned}`` (one subprocess each,
    so the evaluation starts from a clean process; the base run is skipped when
    ``--base-eval`` names an existing lm-eval folder or profile, e.g. the one that guided
    ``--select bottleneck``);
-3. :func:`training.profile.compare` of the two profiles per skill, per domain and on held-out
+3. :func:`chartprobe.training.profile.compare` of the two profiles per skill, per domain and on held-out
    complex reasoning (fuzzy), written to ``<out>/comparison.json`` and ``comparison.md``.
 
 ``--apply_chat_template`` matters: training rendered the same task prompt with the chat
-template (see ``training.format``).
+template (see ``chartprobe.training.format``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from training.config import TrainConfig
+from .config import TrainConfig
 
 DEFAULT_TASKS = "chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex"
 
@@ -52,7 +52,7 @@ class LoopConfig:
 def lm_eval_argv(model: str, tasks: str, output: str | Path, loop: LoopConfig, adapter: str | Path | None = None,
                  ) -> list[str]:
     """Arguments of ``python -m lm_eval`` for one evaluation (chartprobe include path added)."""
-    from eval_tasks.runner import tasks_path
+    from chartprobe.eval_tasks.runner import tasks_path
 
     model_args = ",".join(x for x in (f"pretrained={model}", f"peft={adapter}" if adapter else "",
                                        loop.eval_model_args) if x)
@@ -70,8 +70,9 @@ def _device() -> str:
 
 def eval_env(data: str | None) -> dict[str, str]:
     """Environment for lm-eval: point CHARTPROBE_DATA at the local release trained from, if any."""
-    from eval_tasks.data import ENV_VAR
-    from training.data import resolve_data
+    from chartprobe.eval_tasks.data import ENV_VAR
+
+    from .data import resolve_data
 
     env = dict(os.environ)
     path = Path(resolve_data(data)["path"])
@@ -90,8 +91,8 @@ def run_lm_eval(argv: list[str], env: dict[str, str], timeout: float | None = No
 
 def closed_loop(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
     """Train, evaluate base (unless reused) and tuned, compare; return the comparison dict."""
-    from training.profile import compare, format_comparison, load_profile
-    from training.sft import train
+    from .profile import compare, format_comparison, load_profile
+    from .sft import train
 
     summary = train(cfg)
     out = Path(cfg.out)

@@ -41,7 +41,7 @@ def target_regex(prefix: str, projections: Iterable[str]) -> str:
 
 
 def lora_config(cfg: Any, model: Any):
-    """``peft.LoraConfig`` of a :class:`~training.config.TrainConfig` for ``model``."""
+    """``peft.LoraConfig`` of a :class:`~chartprobe.training.config.TrainConfig` for ``model``."""
     from peft import LoraConfig
 
     regex = target_regex(language_model_prefix(model), cfg.lora_targets)

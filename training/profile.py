@@ -20,7 +20,7 @@ Schema ``chartprobe-profile/v1`` (what ``--select bottleneck --profile FILE`` re
 
 A *region* is any row column; a LegendBench profile adds e.g. ``"capability"`` regions and
 selection works unchanged. Accuracy is the paper's item accuracy (recall for lists, the
-typed verdict otherwise) from :func:`eval_tasks.metrics.probes.score_record`; complex
+typed verdict otherwise) from :func:`chartprobe.eval_tasks.metrics.probes.score_record`; complex
 reasoning is reported apart (fuzzy, the paper's CR metric) because it is never trained on.
 
 Sources: an lm-eval ``--output_path`` folder run with ``--log_samples`` (every region), a
@@ -58,7 +58,7 @@ def _mean_by(records: Iterable[Mapping[str, Any]], column: str, value: str) -> d
 def profile_from_samples(samples: Iterable[tuple[Mapping[str, Any], str]], columns: Iterable[str] = REGION_COLUMNS,
                          model: str | None = None, source: str | None = None) -> dict[str, Any]:
     """Profile from ``(dataset row, model output)`` pairs, scored with ``score_record``."""
-    from eval_tasks.metrics.probes import score_record
+    from chartprobe.eval_tasks.metrics.probes import score_record
 
     columns = tuple(columns)
     probes, complex_ = [], []

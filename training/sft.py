@@ -1,12 +1,12 @@
 """LoRA supervised fine-tuning of a VLM on selected ChartProbe probes with TRL's ``SFTTrainer``.
 
-    python -m training.sft --model ORG/VLM --skills P+G [--config run.yaml] [...]
-    accelerate launch -m training.sft --config run.yaml          # several GPUs
+    python -m chartprobe.training.sft --model ORG/VLM --skills P+G [--config run.yaml] [...]
+    accelerate launch -m chartprobe.training.sft --config run.yaml          # several GPUs
 
 (``chartprobe train`` is the same command.) Steps: load the probe train/validation splits,
-select rows (``training.select``), format them as vision prompt/completion rows
-(``training.format``), load ``AutoModelForImageTextToText`` + ``AutoProcessor``, wrap the
-language model with LoRA (``training.lora``), train, and save into ``--out``:
+select rows (``chartprobe.training.select``), format them as vision prompt/completion rows
+(``chartprobe.training.format``), load ``AutoModelForImageTextToText`` + ``AutoProcessor``, wrap the
+language model with LoRA (``chartprobe.training.lora``), train, and save into ``--out``:
 
 - the adapter (``adapter_model.safetensors``, ``adapter_config.json``) and the processor,
 - ``train_config.yaml`` (every field of the run), ``selection.json`` (mode, rule, ids),
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.config import TrainConfig, parse_config, to_dict
+from .config import TrainConfig, parse_config, to_dict
 
 log = logging.getLogger("chartprobe.train")
 
@@ -41,7 +41,7 @@ def _precision() -> tuple[str, bool]:
 def _profile_accuracy(cfg: TrainConfig) -> dict[str, float] | None:
     if cfg.select != "bottleneck":
         return None
-    from training.profile import load_profile, region_accuracy
+    from .profile import load_profile, region_accuracy
 
     return region_accuracy(load_profile(cfg.profile), cfg.region)
 
@@ -87,10 +87,10 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     from transformers import set_seed
     from trl import SFTTrainer
 
-    from training.card import model_card
-    from training.data import load_splits, select_splits, subset
-    from training.format import format_dataset
-    from training.lora import apply_lora, language_model_prefix
+    from .card import model_card
+    from .data import load_splits, select_splits, subset
+    from .format import format_dataset
+    from .lora import apply_lora, language_model_prefix
 
     set_seed(cfg.seed)
     out = Path(cfg.out)
@@ -138,7 +138,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m training.sft`` (and ``chartprobe train``)."""
+    """Entry point of ``python -m chartprobe.training.sft`` (and ``chartprobe train``)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     train(parse_config(argv))
     return 0

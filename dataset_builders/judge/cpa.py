@@ -13,10 +13,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from ..charts._base import SampleConfig
-from ..registry import CHARTS, FLAWS
-from ..rng import rng_for
-from ..spec import ChartSpec, SpecError
+from ..core.charts import CHARTS
+from ..core.charts._base import SampleConfig
+from ..core.rng import rng_for
+from ..core.spec import ChartSpec, SpecError
+from .flaws import FLAWS
 
 __all__ = ["MAX_ATTEMPTS", "CpaPair", "build_pair", "cells", "cleaned", "is_clean"]
 
@@ -51,21 +52,21 @@ def cells(criterion: str) -> list[tuple[str, str]]:
 
 def is_clean(r: Any) -> bool:
     """A better chart must not show a layout flaw itself: no colliding text, no legend on data."""
-    from ..flaws import _evidence as ev
+    from .flaws import _evidence as ev
 
     return not ev.text_collisions(r) and not ev.legend_overlaps(r)
 
 
 def _sample(kind: str, strategy: str, rng) -> ChartSpec:
-    from ..render import sample_spec
+    from ..core.render import sample_spec
 
     return sample_spec(kind, rng, _SAMPLING.get(strategy, SampleConfig()))
 
 
 def cleaned(spec: ChartSpec) -> tuple[ChartSpec, Any]:
     """``spec`` and its render, with a legend that lies on the data moved outside the axes."""
-    from ..flaws import _evidence as ev
-    from ..render import render
+    from ..core.render import render
+    from .flaws import _evidence as ev
 
     rendered = render(spec)
     if ev.legend_overlaps(rendered):  # keep the better chart free of positioning flaws
@@ -76,7 +77,7 @@ def cleaned(spec: ChartSpec) -> tuple[ChartSpec, Any]:
 
 def build_pair(seed: int, key: str, criterion: str, index: int) -> CpaPair | None:
     """The ``index``-th pair of ``criterion`` (None when every attempt failed verification)."""
-    from ..render import render
+    from ..core.render import render
 
     flaw = FLAWS.get(criterion)()
     grid = cells(criterion)

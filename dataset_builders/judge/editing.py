@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ..flaws._base import changed_fields
-from ..registry import CHARTS
-from ..rng import rng_for
-from ..spec import ChartSpec, SpecError
-from ..vocab import NAMED_COLORS
+from ..core.charts import CHARTS
+from ..core.rng import rng_for
+from ..core.spec import ChartSpec, SpecError
+from ..core.vocab import NAMED_COLORS
+from .flaws._base import changed_fields
 
 __all__ = ["EDITS", "build_editing"]
 
@@ -109,8 +109,8 @@ def _side_effect(spec: ChartSpec, honest: ChartSpec, rng) -> ChartSpec | None:
 
 def build_editing(seed: int, key: str, index: int) -> dict | None:
     """One editing item (instruction, original, result, label, failure, evidence) or None."""
-    from ..judge.cpa import cleaned, is_clean
-    from ..render import render, sample_spec
+    from ..core.render import render, sample_spec
+    from .cpa import cleaned, is_clean
 
     accept = index % 2 == 0
     failure = "none" if accept else ("key_parameter", "side_effect")[(index // 2) % 2]

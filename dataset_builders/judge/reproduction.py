@@ -13,10 +13,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ..flaws._base import changed_fields, collateral
-from ..registry import CHARTS, FLAWS
-from ..rng import rng_for
-from ..spec import ChartSpec, SpecError
+from ..core.charts import CHARTS
+from ..core.rng import rng_for
+from ..core.spec import ChartSpec, SpecError
+from .flaws import FLAWS
+from .flaws._base import changed_fields, collateral
 
 __all__ = ["FAILURES", "REPRO_QUERY", "build_reproduction"]
 
@@ -106,7 +107,7 @@ def _verified(failure: str, ref: ChartSpec, cand: ChartSpec, r_ref, r_cand, deta
         return detail if detail["removed"] in r_ref.boxes and detail["removed"] not in r_cand.boxes else None
     if failure == "visual_defect":
         flaw = FLAWS.get(detail["flaw"])()
-        from ..flaws._base import Injection
+        from .flaws._base import Injection
 
         found = flaw.verify(r_ref, r_cand, Injection(flaw.name, detail["strategy"], ref, cand))
         return {**detail, "evidence": found} if found else None
@@ -115,8 +116,8 @@ def _verified(failure: str, ref: ChartSpec, cand: ChartSpec, r_ref, r_cand, deta
 
 def build_reproduction(seed: int, key: str, index: int) -> dict | None:
     """One reproduction item: (reference, candidate, label, failure, evidence) or None if unverifiable."""
-    from ..judge.cpa import cleaned, is_clean
-    from ..render import render, sample_spec
+    from ..core.render import render, sample_spec
+    from .cpa import cleaned, is_clean
 
     accept = index % 2 == 0
     failure = "none" if accept else list(FAILURES)[(index // 2) % len(FAILURES)]

@@ -7,8 +7,8 @@ not abstaining as such.
 
 from __future__ import annotations
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import ABSTAIN, Agent
+from . import agent
+from ._base import ABSTAIN, Agent
 
 
 @agent("always_abstain")

@@ -13,8 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 

@@ -7,8 +7,8 @@ to give a position-biased judge no credit.
 
 from __future__ import annotations
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 PAIR_ANSWERS = {"a", "b"}
 

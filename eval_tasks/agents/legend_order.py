@@ -17,17 +17,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 
 
 def legend_entries(spec_json: str) -> list[str] | None:
     """Legend labels in displayed order for a chart spec with a box legend, else None."""
-    from dataset_builders.registry import CHARTS, RegistryError
-    from dataset_builders.render import shown_items
-    from dataset_builders.spec import ChartSpec, SpecError
+    from chartprobe.dataset_builders.core.charts import CHARTS
+    from chartprobe.dataset_builders.core.registry import RegistryError
+    from chartprobe.dataset_builders.core.render_overrides import shown_items
+    from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
 
     try:
         raw = json.loads(spec_json)

@@ -8,9 +8,9 @@ unanswerable item must cost it a point.
 
 from __future__ import annotations
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
-from eval_tasks.scoring import is_abstention
+from ..scoring import is_abstention
+from . import agent
+from ._base import Agent
 
 
 @agent("never_abstain")

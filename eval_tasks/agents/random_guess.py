@@ -12,9 +12,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dataset_builders.rng import rng_for
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
+from chartprobe.dataset_builders.core.rng import rng_for
+
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 

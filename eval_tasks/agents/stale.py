@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from eval_tasks.agents import agent
-from eval_tasks.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 

@@ -52,7 +52,7 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     ``normalized`` always comes from the typed normalizer (exact comparison of normalized
     extracted answers decides stale vs noisy, as in A.7); the judge only decides ``correct``.
     """
-    from eval_tasks.scoring import score_answer
+    from ..scoring import score_answer
 
     s = score_answer(prediction, doc["answer"], doc["answer_type"])
     correct, judge_id = s.correct, "typed"

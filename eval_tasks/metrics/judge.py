@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from eval_tasks.scoring import extract_answer, normalize
+from ..scoring import extract_answer, normalize
 
 __all__ = [
     "CPA_OUTCOMES", "cpa_group_accuracy", "cpa_outcomes", "cpa_record", "cpa_summary", "crj_confusion",

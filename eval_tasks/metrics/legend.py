@@ -22,7 +22,7 @@ function reads them with defaults. Each metric is computed only over the rows it
   never refuses (AP itself is then undefined).
 - parse_fail_rate: share of rows whose answer could not be parsed.
 
-The controlled studies (§6) are in :mod:`eval_tasks.metrics.legend_studies`.
+The controlled studies (§6) are in :mod:`chartprobe.eval_tasks.metrics.legend_studies`.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ STAGES = {"guide_read": "guide_read", "bind": "bind", "ve": "value_extraction", 
 
 def score_record(doc: Record, prediction: str) -> dict[str, Any]:
     """Score one prediction on a legend row with the typed scorer; keep the metric columns."""
-    from eval_tasks.scoring import score_answer
+    from ..scoring import score_answer
 
     s = score_answer(prediction, str(doc.get("answer", "")), str(doc.get("answer_type", "label")))
     return {**{f: doc.get(f) for f in RECORD_FIELDS}, "prediction": prediction, "correct": s.correct,

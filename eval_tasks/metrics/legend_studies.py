@@ -1,6 +1,6 @@
 """LegendBench controlled studies (paper §6.1-6.3) over scored records, and the per-task metric sets.
 
-Records are those of :mod:`eval_tasks.metrics.legend`. A study row carries ``study_factor``
+Records are those of :mod:`chartprobe.eval_tasks.metrics.legend`. A study row carries ``study_factor``
 (``channel``, ``order``, ``visibility``) and ``study_level``.
 
 - Order study (§6.2), over rank rows (``target_legend_index`` and ``visual_rank`` both >= 1):
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.metrics import legend as lm
+from . import legend as lm
 
 __all__ = [
     "LOWER_IS_BETTER",
@@ -75,7 +75,7 @@ def _aligned(record: Record) -> bool:
 
 def follows_legend(record: Record) -> bool:
     """Whether the prediction, parsed as an integer, is the target's legend-entry position."""
-    from eval_tasks.scoring import score_answer
+    from ..scoring import score_answer
 
     return score_answer(str(record.get("prediction") or ""), str(_int(record.get("target_legend_index"))),
                         "integer").correct

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.scoring import score_answer
+from ..scoring import score_answer
 
 __all__ = [
     "chart_trace",

@@ -1,17 +1,17 @@
 """Benchmark suites: how one chartprobe benchmark is scored, summarized and validated.
 
-One file per benchmark registers a :class:`~eval_tasks.suites._base.Suite` with
+One file per benchmark registers a :class:`~chartprobe.eval_tasks.suites._base.Suite` with
 ``@suite("<release name>")``; ``chartprobe score``, ``report`` and ``validate`` find it
 through :data:`SUITES`, so adding a benchmark to them is one new file here.
 """
 
 from __future__ import annotations
 
-from dataset_builders.registry import Registry
+from chartprobe.dataset_builders.core.registry import Registry
 
 __all__ = ["SUITES", "suite", "suite_for_release", "suite_for_task"]
 
-SUITES = Registry("suite", "eval_tasks.suites")
+SUITES = Registry("suite", "chartprobe.eval_tasks.suites")
 suite = SUITES.register
 
 
@@ -22,7 +22,7 @@ def suite_for_release(release: str):
 
 def suite_for_task(task: str):
     """The suite instance that scores lm-eval task ``task`` (None for a task we do not know)."""
-    from eval_tasks.task_index import task_index
+    from ..task_index import task_index
 
     data = task_index().get(task)
     if data is None or data.release not in SUITES:

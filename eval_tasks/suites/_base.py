@@ -3,69 +3,21 @@
 A suite is named after the release it covers (the dataset registry name) and reuses that
 benchmark's metrics module: ``score`` turns (row, prediction) into a scored record and
 ``summarize`` turns records into the benchmark's metrics. Its lm-eval tasks are found in
-the task YAMLs (:mod:`eval_tasks.task_index`), never listed twice.
+the task YAMLs (:mod:`chartprobe.eval_tasks.task_index`), never listed twice.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 from typing import Any, ClassVar
 
-from eval_tasks.scoring import is_abstention
+from ..scoring import is_abstention
+from ._runs import AgentRun, Check, Row, RunSet
 
 __all__ = ["AgentRun", "Check", "RunSet", "Suite"]
-
-Row = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the validity table."""
-
-    check: str
-    scope: str
-    """``config/split``, ``config`` (pooled over splits) or ``config:template``."""
-    agent: str
-    value: float | None
-    threshold: str
-    n: int
-    status: str
-    """pass | fail | info (reported, no threshold) | n/a (nothing to check here)."""
-
-
-@dataclass
-class AgentRun:
-    """An agent's answers on one config/split: only the rows it applies to."""
-
-    agent: str
-    config: str
-    split: str
-    rows: list[Row]
-    predictions: list[str]
-    records: list[dict[str, Any]]
-
-
-@dataclass
-class RunSet:
-    """Every agent run on one release, plus the release rows themselves."""
-
-    release: str
-    rows: dict[tuple[str, str], list[Row]]
-    runs: dict[tuple[str, str, str], AgentRun] = field(default_factory=dict)
-
-    def get(self, agent: str, config: str, split: str) -> AgentRun | None:
-        return self.runs.get((agent, config, split))
-
-    def fit_rows(self, config: str, split: str) -> list[Row]:
-        """Rows of ``config``'s other splits: what agents that learn a prior are fit on."""
-        return [r for (c, s), rs in sorted(self.rows.items()) if c == config and s != split for r in rs]
-
-    def by_agent(self, agent: str) -> list[AgentRun]:
-        return [r for (a, _, _), r in sorted(self.runs.items()) if a == agent]
 
 
 class Suite(abc.ABC):
@@ -132,8 +84,8 @@ class Suite(abc.ABC):
         return row.get("answer_type") != "abstain" and not is_abstention(str(row.get("answer", "")))
 
     def checks(self, runs: RunSet) -> list[Check]:
-        """Validity checks with thresholds (see :mod:`eval_tasks.suites._checks`)."""
-        from eval_tasks.suites import _checks
+        """Validity checks with thresholds (see :mod:`chartprobe.eval_tasks.suites._checks`)."""
+        from . import _checks
 
         return _checks.common_checks(self, runs)
 

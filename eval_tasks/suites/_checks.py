@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from statistics import NormalDist, fmean
 from typing import Any
 
-from eval_tasks.suites._base import Check, RunSet
+from ._runs import Check, RunSet
 
 __all__ = ["common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
 
@@ -95,7 +95,7 @@ def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
     bound exceeds 5 points; since one leaking template is diluted in a whole split, the
     worst template of each config (pooled over splits) is checked the same way.
     """
-    from eval_tasks.agents.blind import Blind
+    from ..agents.blind import Blind
 
     out = []
     per_template: dict[str, dict[str, tuple[list, list, list]]] = defaultdict(

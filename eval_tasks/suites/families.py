@@ -1,6 +1,6 @@
 """The Chartographer suite: counterfactual chart-question families (``chartprobe-families``).
 
-Scoring and summaries come from :mod:`eval_tasks.metrics.families` (OA, RA, VA, RVC, CVA,
+Scoring and summaries come from :mod:`chartprobe.eval_tasks.metrics.families` (OA, RA, VA, RVC, CVA,
 CU/NU/SP, sign-flip test); task metrics mirror ``families_utils``' aggregations. The oracle
 re-runs the source template's ``generate_answer`` on each row's stored spec. Beyond the
 shared checks, the *stale* agent — every member answered with the original's gold answer —
@@ -16,9 +16,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.metrics import families as fm
-from eval_tasks.suites import suite
-from eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import families as fm
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -59,8 +59,8 @@ class FamiliesSuite(Suite):
         return {key: summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
 
     def oracle(self, row: Row) -> str | None:
-        from dataset_builders.families import FAMILY_SOURCES
-        from dataset_builders.spec import ChartSpec
+        from chartprobe.dataset_builders.core.spec import ChartSpec
+        from chartprobe.dataset_builders.families.source import FAMILY_SOURCES
 
         source = FAMILY_SOURCES.get(row["source"])()
         return source.answer(ChartSpec.from_json(row["spec"]), json.loads(row["qa_params"]))
@@ -83,7 +83,7 @@ class FamiliesSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
-        from eval_tasks import report_plots as rp
+        from .. import report_plots as rp
 
         accs = {m: {k: p.get(k) for k in ("OA", "RA", "VA", "CVA")} for m, p in profiles.items()}
         outcomes = {m: {k: p.get(k) for k in ("CU", "NU", "SP")} for m, p in profiles.items()}

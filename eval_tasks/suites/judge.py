@@ -1,6 +1,6 @@
 """The ChartJudgeBench suite: CPA chart pairs and CRJ accept/reject items (``chartprobe-judge``).
 
-Scoring and summaries come from :mod:`eval_tasks.metrics.judge`. CPA documents are built the
+Scoring and summaries come from :mod:`chartprobe.eval_tasks.metrics.judge`. CPA documents are built the
 way ``judge_utils.load_cpa`` builds them — every pair twice, better chart first (gold A) then
 worse chart first (gold B) — so agents answer exactly what a model is asked. The oracle is
 the construction record: the better chart is the unflawed spec (its flaw was verified on the
@@ -17,9 +17,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.metrics import judge as jm
-from eval_tasks.suites import suite
-from eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import judge as jm
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 ORDERS = (("better_first", "A"), ("worse_first", "B"))
@@ -109,7 +109,7 @@ class JudgeSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
-        from eval_tasks import report_plots as rp
+        from .. import report_plots as rp
 
         per_criterion = {m: (p.get("cpa") or {}).get("per_criterion", {}) for m, p in profiles.items()}
         if not any(per_criterion.values()):

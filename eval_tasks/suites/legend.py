@@ -1,9 +1,9 @@
 """The LegendBench suite: legend counterfactual groups, chains and controlled studies (``chartprobe-legend``).
 
-Scoring, the capability profile and the study numbers come from :mod:`eval_tasks.metrics.legend`
-and :mod:`eval_tasks.metrics.legend_studies`; task metrics are exactly the lm-eval aggregations
+Scoring, the capability profile and the study numbers come from :mod:`chartprobe.eval_tasks.metrics.legend`
+and :mod:`chartprobe.eval_tasks.metrics.legend_studies`; task metrics are exactly the lm-eval aggregations
 of ``legend_utils``. The oracle recomputes each row's gold from its ``chart_spec``,
-``legend_spec`` and ``program`` columns (``dataset_builders.legend_program.answer_row``).
+``legend_spec`` and ``program`` columns (``chartprobe.dataset_builders.legend.program.answer_row``).
 
 Beyond the shared checks (oracle 100%, blind agent, abstaining agents, majority shares):
 
@@ -21,10 +21,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.metrics import legend as lm
-from eval_tasks.metrics import legend_studies as ls
-from eval_tasks.suites import suite
-from eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import legend as lm
+from ..metrics import legend_studies as ls
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -66,7 +66,7 @@ class LegendSuite(Suite):
                 "CR": summary.get("cr"), "AF1": summary.get("af1")}
 
     def oracle(self, row: Row) -> str | None:
-        from dataset_builders.legend_program import answer_row
+        from chartprobe.dataset_builders.legend.program import answer_row
 
         return answer_row(row)
 
@@ -131,7 +131,7 @@ class LegendSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
-        from eval_tasks import report_plots as rp
+        from .. import report_plots as rp
 
         return [rp.grouped_bars({m: {k: p.get(k) for k in keys} for m, p in profiles.items()}, folder / name,
                                 title, "accuracy / rate") for name, (title, keys) in PLOTS.items()]

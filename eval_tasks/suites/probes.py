@@ -1,6 +1,6 @@
 """The ChartProbe suite: probes per skill and held-out complex reasoning (``chartprobe-probes``).
 
-Scoring and summaries come from :mod:`eval_tasks.metrics.probes`; the oracle re-runs each
+Scoring and summaries come from :mod:`chartprobe.eval_tasks.metrics.probes`; the oracle re-runs each
 row's recorded program on its stored spec (re-rendering only for bounding boxes). Besides
 the shared checks, pie probes carry a box legend in data order, so the legend-order
 shortcut (LegendBench §6.2) gets its own check: answering rank/identity questions from the
@@ -15,9 +15,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.metrics import probes as pm
-from eval_tasks.suites import suite
-from eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import probes as pm
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -28,7 +28,7 @@ LEGEND_ORDER_LIMIT = 0.5
 
 
 def _scene_vocab() -> dict[str, tuple[str, ...]]:
-    from dataset_builders.scenes.spec import COLORS, FILLS, SHAPES, SIZES
+    from chartprobe.dataset_builders.core.scenes.spec import COLORS, FILLS, SHAPES, SIZES
 
     return {"shape": tuple(SHAPES), "color": tuple(COLORS), "size": tuple(SIZES), "fill": tuple(FILLS)}
 
@@ -62,7 +62,7 @@ class ProbesSuite(Suite):
                 "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())}}
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-        # Mirrors eval_tasks/tasks/utils.py: process_probe (paper accuracy) / process_cr (strict).
+        # Mirrors eval_tasks/tasks/probes_utils.py: process_probe (paper accuracy) / process_cr (strict).
         fails = _mean([float(r["parse_failed"]) for r in records])
         if task.config.startswith("cr_"):
             return {"fuzzy": _mean([float(r["fuzzy"]) for r in records]),
@@ -76,13 +76,9 @@ class ProbesSuite(Suite):
         return out
 
     def oracle(self, row: Row) -> str | None:
-        from dataset_builders.probe_domains import PROBE_DOMAINS
-        from dataset_builders.programs import Program, answer_of
+        from chartprobe.dataset_builders.probes.program import answer_row
 
-        domain = PROBE_DOMAINS[row["domain"]]
-        spec = domain.spec_from_json(row["spec"])
-        boxes = domain.render(spec).boxes if row["answer_type"] == "bbox" else {}
-        return answer_of(Program.from_json(row["program"]), domain.view(spec, boxes), row["answer_type"])
+        return answer_row(row)
 
     def group_key(self, row: Row) -> str:
         """Template, split by the scene attribute asked about when there is one: "which fill is
@@ -115,7 +111,7 @@ class ProbesSuite(Suite):
         return sorted(set(pool)) or [str(row["answer"])]
 
     def checks(self, runs: RunSet) -> list[Check]:
-        from eval_tasks.suites._checks import share_check
+        from ._checks import share_check
 
         out = super().checks(runs)
         pooled: dict[str, list[float]] = {}
@@ -127,7 +123,7 @@ class ProbesSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
-        from eval_tasks import report_plots as rp
+        from .. import report_plots as rp
 
         skills = {m: p.get("per_skill", {}) for m, p in profiles.items()}
         out = [rp.grouped_bars(skills, folder / "probes_per_skill.png", "Probe accuracy per skill",

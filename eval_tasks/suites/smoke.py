@@ -1,6 +1,6 @@
 """The smoke suite (``chartprobe-smoke``): one value-reading question per bar chart.
 
-Scores exactly like ``eval_tasks/tasks/utils.py::process_results``: accuracy (typed
+Scores exactly like ``eval_tasks/tasks/probes_utils.py::process_results``: accuracy (typed
 verdict), relaxed score (±5% graded score) and parse failures. The oracle reads the named
 category's value from the stored spec.
 """
@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from eval_tasks.scoring import score_answer
-from eval_tasks.suites import suite
-from eval_tasks.suites._base import Suite
+from ..scoring import score_answer
+from . import suite
+from ._base import Suite
 
 Row = Mapping[str, Any]
 
@@ -41,7 +41,7 @@ class SmokeSuite(Suite):
         return {"smoke acc": summary.get("accuracy"), "smoke relaxed": summary.get("relaxed_score")}
 
     def oracle(self, row: Row) -> str | None:
-        from dataset_builders.spec import ChartSpec
+        from chartprobe.dataset_builders.core.spec import ChartSpec
 
         spec = ChartSpec.from_json(row["spec"])
         values = spec.data.series[0].values

@@ -1,4 +1,4 @@
-"""lm-eval hooks for the Chartographer family tasks: thin wrappers over ``eval_tasks.metrics.families``.
+"""lm-eval hooks for the Chartographer family tasks: thin wrappers over ``chartprobe.eval_tasks.metrics.families``.
 
 ``process_results`` scores one row and returns the same per-row tuple under every metric
 name; each aggregation receives the whole list and computes its family metric (cross-
@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from eval_tasks.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
-from eval_tasks.judge_equivalence import judge_from_env
-from eval_tasks.metrics import families as fm
+from chartprobe.eval_tasks.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
+from chartprobe.eval_tasks.judge_equivalence import judge_from_env
+from chartprobe.eval_tasks.metrics import families as fm
 
 METRICS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
 """Metric names of the family tasks (the resolution task has acc_100 / acc_75 / acc_50)."""

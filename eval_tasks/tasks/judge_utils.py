@@ -2,7 +2,7 @@
 
 Two images per document: the tasks read ``image_a``/``image_b`` and the prompt starts with
 two image placeholders (``<image>`` for local models, none for API models; see
-``eval_tasks.data.image_token_for``). Run with ``max_images=2``.
+``chartprobe.eval_tasks.data.image_token_for``). Run with ``max_images=2``.
 
 CPA two-pass protocol: the release stores each pair once; :func:`load_cpa` emits it twice,
 better chart first (gold ``A``) and worse chart first (gold ``B``), as consecutive documents,
@@ -21,8 +21,8 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.data import load_release
-from eval_tasks.metrics import judge as jm
+from chartprobe.eval_tasks.data import load_release
+from chartprobe.eval_tasks.metrics import judge as jm
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 PROMPT_SHA256 = {
@@ -118,7 +118,7 @@ def _cpa(name: str):
         return summary[name]
 
     aggregate.__name__ = name
-    aggregate.__doc__ = f"CPA {name} over all documents (eval_tasks.metrics.judge.cpa_summary)."
+    aggregate.__doc__ = f"CPA {name} over all documents (chartprobe.eval_tasks.metrics.judge.cpa_summary)."
     return aggregate
 
 
@@ -127,7 +127,7 @@ def _crj(name: str):
         return jm.crj_metrics(records, _k(records, "verdicts"))[name]
 
     aggregate.__name__ = f"crj_{name}"
-    aggregate.__doc__ = f"CRJ {name} over all items (eval_tasks.metrics.judge.crj_metrics)."
+    aggregate.__doc__ = f"CRJ {name} over all items (chartprobe.eval_tasks.metrics.judge.crj_metrics)."
     return aggregate
 
 

@@ -9,7 +9,7 @@ changes scores, so it comes with a new hash and a task version bump.
 
 Metrics are cross-document (chains, base/variant pairs, abstention precision): each
 ``process_*`` hook returns the scored record under every metric name of its task, and each
-aggregation computes one metric of ``eval_tasks.metrics.legend`` / ``legend_studies`` over the
+aggregation computes one metric of ``chartprobe.eval_tasks.metrics.legend`` / ``legend_studies`` over the
 whole list; an undefined metric is NaN so lm-eval's table still prints.
 """
 
@@ -20,9 +20,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from eval_tasks.data import load_release
-from eval_tasks.metrics import legend as lm
-from eval_tasks.metrics import legend_studies as ls
+from chartprobe.eval_tasks.data import load_release
+from chartprobe.eval_tasks.metrics import legend as lm
+from chartprobe.eval_tasks.metrics import legend_studies as ls
 
 PROMPT_PATH = Path(__file__).parent / "prompts" / "legend.txt"
 PROMPT_SHA256 = "d26a05fe1e1176932119ffe039ff6532fb752351e517d43f0e7947de5f16331c"

@@ -29,15 +29,15 @@ class Generated:
 
 def kinds() -> list[str]:
     """Probe domains first (they get probes), then every other registered chart kind."""
-    from dataset_builders.probe_domains import PROBE_DOMAINS
-    from dataset_builders.registry import CHARTS
+    from chartprobe.dataset_builders.core.charts import CHARTS
+    from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
 
     return list(PROBE_DOMAINS) + [k for k in CHARTS.names() if k not in PROBE_DOMAINS]
 
 
 def _probes(domain_name: str, seed: int, key: str, view: Any) -> list[dict[str, Any]]:
-    from dataset_builders.datasets.probes import eligible_templates
-    from dataset_builders.rng import rng_for
+    from chartprobe.dataset_builders.core.rng import rng_for
+    from chartprobe.dataset_builders.probes.builder import eligible_templates
 
     rows = []
     for held_out in (False, True):
@@ -52,8 +52,8 @@ def _probes(domain_name: str, seed: int, key: str, view: Any) -> list[dict[str, 
 
 def generate(kind: str, seed: int, tier: str = "medium") -> Generated:
     """Sample, render and probe one chart of ``kind`` from ``seed`` (deterministic)."""
-    from dataset_builders.probe_domains import PROBE_DOMAINS, TIERS
-    from dataset_builders.rng import rng_for
+    from chartprobe.dataset_builders.core.rng import rng_for
+    from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS, TIERS
 
     seed = int(seed)
     if seed < 0:
@@ -68,8 +68,8 @@ def generate(kind: str, seed: int, tier: str = "medium") -> Generated:
         probes = _probes(kind, seed, key, domain.view(spec, rendered.boxes))
         return Generated(rendered.png, rendered.boxes, spec.to_json(), probes,
                          f"{len(probes)} probes instantiated ({tier} tier).")
-    from dataset_builders.registry import CHARTS
-    from dataset_builders.render import render, sample_spec
+    from chartprobe.dataset_builders.core.charts import CHARTS
+    from chartprobe.dataset_builders.core.render import render, sample_spec
 
     if kind not in CHARTS:
         raise ValueError(f"unknown chart kind {kind!r}")

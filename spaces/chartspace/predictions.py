@@ -1,7 +1,7 @@
 """A model's predictions, parsed safely from an upload or an allowlisted server folder.
 
-Two formats, read with the parsers ``chartprobe score`` uses (``eval_tasks.predictions``,
-``eval_tasks.results``):
+Two formats, read with the parsers ``chartprobe score`` uses (``chartprobe.eval_tasks.predictions``,
+``chartprobe.eval_tasks.results``):
 
 - lm-eval ``--log_samples`` files ``samples_<task>_<date>.jsonl`` (models or reference
   agents); they are rescored here with the current scorer, and the extracted answer of
@@ -132,8 +132,8 @@ def _stage(paths: list[Path], folder: Path) -> list[Path]:
 def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], where: str,
                        workdir: Path) -> list[ModelRun]:
     """One ModelRun per model of a ``chartprobe-results/1`` document."""
-    from eval_tasks.results import from_columns
-    from eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.results import from_columns
+    from chartprobe.eval_tasks.suites import suite_for_release
 
     models = doc.get("models")
     if not isinstance(models, dict) or not models:
@@ -174,10 +174,10 @@ def _stored_answer(rec: Mapping[str, Any]) -> str:
 
 
 def _load_samples(files: list[Path], model: str, workdir: Path) -> ModelRun:
-    from eval_tasks.predictions import PredictionsError as HarnessError
-    from eval_tasks.predictions import iter_samples, sample_files
-    from eval_tasks.results import score_samples
-    from eval_tasks.scoring import extract_answer
+    from chartprobe.eval_tasks.predictions import PredictionsError as HarnessError
+    from chartprobe.eval_tasks.predictions import iter_samples, sample_files
+    from chartprobe.eval_tasks.results import score_samples
+    from chartprobe.eval_tasks.scoring import extract_answer
 
     n = 0
     for f in files:
@@ -204,7 +204,7 @@ def _load_samples(files: list[Path], model: str, workdir: Path) -> ModelRun:
 
 
 def _load_results_file(path: Path, workdir: Path) -> list[ModelRun]:
-    from eval_tasks.results import FORMAT
+    from chartprobe.eval_tasks.results import FORMAT
 
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -242,7 +242,7 @@ def allowed_entries(root: Path | None) -> list[str]:
 def _is_results(path: Path) -> bool:
     """Whether a .json file announces the results format near its start (reports, validity
     tables and lm-eval's own results files do not)."""
-    from eval_tasks.results import FORMAT
+    from chartprobe.eval_tasks.results import FORMAT
 
     try:
         with path.open("rb") as fh:

@@ -1,6 +1,6 @@
 """The capability profile of the loaded models: ``chartprobe report`` run on their results.
 
-The report module (``eval_tasks.report``) draws the same plots and comparison tables the
+The report module (``chartprobe.eval_tasks.report``) draws the same plots and comparison tables the
 CLI writes; with two or more models loaded every plot and table compares them.
 """
 
@@ -18,7 +18,7 @@ _PLOTS_SECTION = re.compile(r"\n## Plots\n.*\Z", re.DOTALL)
 
 def build_profile(preds: PredictionSet, out: Path) -> tuple[list[Path], str]:
     """(plot PNGs, report markdown without its image links) for every loaded model."""
-    from eval_tasks.report import build_report
+    from chartprobe.eval_tasks.report import build_report
 
     if not preds.runs:
         return [], "Load predictions first: the profile is drawn from them."

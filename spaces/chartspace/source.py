@@ -1,6 +1,6 @@
 """Where the Space reads releases from, lazily: one split at a time, one image at a time.
 
-By default a release is the Hub repo at the revision pinned in ``eval_tasks.data.HUB_REPOS``;
+By default a release is the Hub repo at the revision pinned in ``chartprobe.eval_tasks.data.HUB_REPOS``;
 with ``CHARTPROBE_DATA`` set (``app.py --data DIR`` sets it) it is
 ``$CHARTPROBE_DATA/chartprobe-<name>``, offline — the same switch the lm-eval tasks use, so
 the Space shows exactly the rows a score was computed on.
@@ -54,14 +54,14 @@ class DataSource:
     @property
     def local_root(self) -> Path | None:
         """The local releases folder when the switch is on, else None (Hub)."""
-        from eval_tasks.data import ENV_VAR
+        from chartprobe.eval_tasks.data import ENV_VAR
 
         root = os.environ.get(ENV_VAR)
         return Path(root).expanduser() if root else None
 
     def describe(self) -> str:
         """One line naming where releases come from (shown in the page header)."""
-        from eval_tasks.data import HUB_REPOS
+        from chartprobe.eval_tasks.data import HUB_REPOS
 
         if self.local_root is not None:
             return f"local releases under `{self.local_root}`"
@@ -69,7 +69,7 @@ class DataSource:
         return f"Hub releases at their pinned revisions ({pins})"
 
     def _load_args(self, release: str) -> dict[str, Any]:
-        from eval_tasks.data import resolve_release
+        from chartprobe.eval_tasks.data import resolve_release
 
         try:
             return resolve_release(release)
@@ -78,7 +78,7 @@ class DataSource:
 
     def _layout(self, release: str) -> dict[str, dict[str, str]]:
         """config -> split -> parquet path pattern, from the dataset card's YAML header (no data loaded)."""
-        from dataset_builders.card import read_card_metadata
+        from chartprobe.dataset_builders.release.card import read_card_metadata
 
         args = self._load_args(release)
         folder = Path(args["path"])

@@ -1,0 +1,70 @@
+"""The ``chartprobe`` command line, composed from the three faces.
+
+    chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
+    chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
+    chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
+    chartprobe list   [charts|datasets|templates|interventions|flaws]
+    chartprobe tasks-path
+    chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
+    chartprobe score    --samples PATH [PATH ...] --out results.json
+    chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...]
+    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
+    chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
+                      [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
+
+Each face adds its own commands (``dataset_builders/commands.py``, ``eval_tasks/commands.py``,
+``training/cli.py``); this module only composes them and turns expected failures into one
+``chartprobe: error: ...`` line on stderr and exit 2. Heavy libraries (matplotlib, datasets,
+lm-eval, torch) are imported only by the commands that need them, so ``chartprobe --help``
+and ``chartprobe build`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from chartprobe import __version__
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse parser (also used to document the CLI in the README)."""
+    from chartprobe.dataset_builders import commands as builder_commands
+    from chartprobe.eval_tasks import commands as eval_commands
+    from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
+
+    p = argparse.ArgumentParser(prog="chartprobe", description="Diagnostic chart benchmarks for VLMs.")
+    p.add_argument("--version", action="version", version=f"chartprobe {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    builder_commands.add_parsers(sub)     # build, render, push, list
+    eval_commands.add_harness_parsers(sub)  # tasks-path, eval
+    add_train_parser(sub)                 # train
+    eval_commands.add_parsers(sub)        # score, report, validate
+    return p
+
+
+def _known_errors() -> tuple[type[BaseException], ...]:
+    from chartprobe.dataset_builders import commands as builder_commands
+    from chartprobe.eval_tasks import commands as eval_commands
+
+    return builder_commands.known_errors() + eval_commands.known_errors()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``chartprobe`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except _known_errors() as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"chartprobe: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("chartprobe: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

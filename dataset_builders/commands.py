@@ -1,0 +1,146 @@
+"""The dataset-builder commands of ``chartprobe``: ``build``, ``render``, ``push`` and ``list``.
+
+    chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
+    chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
+    chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
+    chartprobe list   [charts|datasets|templates|interventions|flaws]
+
+``chartprobe/cli.py`` composes these with the evaluation and training commands. Heavy
+libraries (matplotlib, datasets) are imported only by the commands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["LISTABLE", "add_parsers", "atomic_write", "known_errors", "listable"]
+
+
+LISTABLE = ("charts", "datasets", "templates", "interventions", "flaws")
+"""What ``chartprobe list`` accepts (the keys of :func:`listable`, spelled out so ``--help``
+imports no registry)."""
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temp file + rename (never a half file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .release.dataset import DATASETS
+    from .release.hub import build_release
+
+    names = DATASETS.names() if args.dataset == "all" else [args.dataset]
+    command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    for name in names:
+        info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
+                             overwrite=args.overwrite, command=command, progress=not args.quiet)
+        rows = sum(n for splits in info.num_rows.values() for n in splits.values())
+        print(f"{info.path}\t{rows} rows\tsha256:{info.content_hash}")
+    return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from .core.fields import SpecError
+    from .core.specs import load_spec, render_spec
+
+    try:
+        text = Path(args.spec).read_text()
+    except OSError as exc:
+        raise SpecError("spec", f"cannot read {args.spec}: {exc.strerror}") from None
+    out = render_spec(load_spec(text))  # any spec kind: dispatched on its version tag
+    atomic_write(Path(args.out), out.png)
+    if args.boxes:
+        boxes = {k: list(v) for k, v in out.boxes.items()}
+        atomic_write(Path(args.boxes), json.dumps(boxes, indent=1, sort_keys=True).encode())
+    print(f"{args.out}\t{out.width}x{out.height}\t{len(out.boxes)} boxes")
+    return 0
+
+
+def cmd_push(args: argparse.Namespace) -> int:
+    from .release.push import plan_push, push_release
+
+    plan = plan_push(args.release, args.repo, args.tag, private=args.private)
+    print(plan.describe())
+    if args.dry_run:
+        print("dry run: nothing was uploaded")
+        return 0
+    print(push_release(plan, endpoint=args.endpoint))
+    return 0
+
+
+def listable() -> dict[str, Any]:
+    """The registries ``chartprobe list`` shows, by the word the user types."""
+    from .core.charts import CHARTS
+    from .judge.flaws import FLAWS
+    from .legend.interventions import INTERVENTIONS
+    from .probes.templates import TEMPLATES
+    from .release.dataset import DATASETS
+
+    return {"charts": CHARTS, "datasets": DATASETS, "templates": TEMPLATES,
+            "interventions": INTERVENTIONS, "flaws": FLAWS}
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for name in listable()[args.what].names():
+        print(name)
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``build``, ``render``, ``push`` and ``list`` to the ``chartprobe`` subparsers."""
+    b = sub.add_parser("build", help="build a dataset release folder in Hub layout")
+    b.add_argument("dataset", help="dataset name (see `chartprobe list datasets`) or 'all'")
+    b.add_argument("--out", required=True, help="folder that receives chartprobe-<dataset>/")
+    b.add_argument("--preset", default="small", help="bundled preset (small, full) or a preset YAML path")
+    b.add_argument("--num-proc", type=int, default=1, help="worker processes (never changes the content)")
+    b.add_argument("--seed", type=int, default=None, help="override the preset's seed")
+    b.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=cmd_build)
+
+    r = sub.add_parser("render", help="render a spec JSON file (any spec kind) to PNG")
+    r.add_argument("spec", help="spec JSON of any kind (chart or shape scene), as stored in every row's `spec` column")
+    r.add_argument("--out", required=True, help="PNG file to write")
+    r.add_argument("--boxes", help="also write element bounding boxes as JSON here")
+    r.set_defaults(func=cmd_render)
+
+    u = sub.add_parser("push", help="upload a release to the Hub and tag it")
+    u.add_argument("release", help="release folder written by `chartprobe build`")
+    u.add_argument("--repo", required=True, help="dataset repo id ORG/NAME")
+    u.add_argument("--tag", required=True, help="version tag vX.Y.Z for the uploaded commit")
+    u.add_argument("--private", action="store_true", help="create the repo as private")
+    u.add_argument("--dry-run", action="store_true", help="print the plan, upload nothing")
+    u.add_argument("--endpoint", default=None, help="Hub endpoint (default: HF_ENDPOINT or huggingface.co)")
+    u.set_defaults(func=cmd_push)
+
+    li = sub.add_parser("list", help="list registered plug-ins")
+    li.add_argument("what", nargs="?", default="datasets",
+                    choices=LISTABLE)
+    li.set_defaults(func=cmd_list)
+
+
+def known_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
+    from .core.registry import RegistryError
+    from .core.spec import SpecError
+    from .release.hub import ReleaseError
+    from .release.preset import PresetError
+    from .release.push import PushError
+
+    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, FileNotFoundError)

@@ -1,0 +1,275 @@
+"""Render a ChartSpec to PNG bytes plus the bounding box of every chart element.
+
+This module (with ``charts/*.py``, which import matplotlib only inside ``draw``) is the
+only place that touches matplotlib: Agg canvas, ``Figure`` API (never pyplot state), a
+fixed DPI from the spec, DejaVu Sans and a theme applied through a style context, so the
+same spec gives byte-identical PNGs in any process.
+
+The figure is drawn exactly once: after ``canvas.draw()`` every artist is measured with
+``get_window_extent(renderer)`` and the RGBA buffer is encoded by Pillow (which writes no
+timestamp or Software chunk).
+
+Box ids (normalized ``x0, y0, x1, y1``, origin top-left, clipped to [0, 1]):
+
+- ``mark/<series>/<category>`` (pie: ``mark/0/<category>``; heatmap: one per cell),
+  ``line/<series>`` (whole line of line/radar, top edge of area), ``area/<series>``
+- ``value_label/<series>/<category>`` when ``style.value_labels``
+- ``legend/box``, ``legend/entry/<item>``, ``legend/handle/<item>``, ``legend/text/<item>``,
+  ``legend/title``, ``legend/direct/<item>``, ``legend/colorbar``, ``legend/colorbar_tick/<k>``
+  (``<item>`` indexes legend items = encodings, never display positions)
+- ``tick/x/<k>``, ``tick/y/<k>`` (k = index among the ticks drawn; only non-empty labels)
+- ``axis/x/label``, ``axis/y/label``, ``title``, ``axes``
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .charts import CHARTS
+from .charts._base import DEFAULT_CONFIG, Drawn, SampleConfig
+from .render_overrides import drawing_spec, shown_items, style_layout, style_marks
+from .spec import ChartSpec
+from .themes import style_list
+
+__all__ = ["Rendered", "Scene", "build_scene", "render", "sample_spec", "theme_context"]
+
+_DATA_PREFIXES = ("mark/", "line/", "area/", "value_label/")
+_OUTSIDE_LOC = {"outside right": "outside right upper", "outside bottom": "outside lower center"}
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered chart: RGB PNG bytes, pixel size and normalized element boxes."""
+
+    png: bytes
+    width: int
+    height: int
+    boxes: dict[str, tuple[float, float, float, float]]
+
+
+@dataclass
+class Scene:
+    """A built (not yet drawn) figure and everything the renderer must measure."""
+
+    fig: Any
+    canvas: Any
+    ax: Any
+    drawn: Drawn
+    measured: dict[str, Any] = field(default_factory=dict)
+    """Element id -> artist (or list of artists, unioned) to measure after drawing."""
+    tick_axes: list[tuple[str, Any]] = field(default_factory=list)
+    """(id prefix, matplotlib Axis) whose drawn tick labels get boxes."""
+
+
+def sample_spec(kind: str, rng: np.random.Generator, cfg: SampleConfig = DEFAULT_CONFIG) -> ChartSpec:
+    """Sample a random spec of ``kind`` from ``rng`` and validate it."""
+    return CHARTS.get(kind)().sample(rng, cfg).validate()
+
+
+@contextlib.contextmanager
+def theme_context(spec: ChartSpec) -> Iterator[None]:
+    """rcParams for ``spec.style`` (theme + pinned font), restored on exit."""
+    import matplotlib.style
+
+    with matplotlib.style.context(style_list(spec.style.theme, spec.style.font_size)):
+        yield
+
+
+def build_scene(spec: ChartSpec) -> Scene:
+    """Create the figure, let the kind draw, add title, axes styling and legend.
+
+    Call inside :func:`theme_context`. Nothing is rasterised yet.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    kind = CHARTS.get(spec.kind)()
+    st = spec.style
+    # Constrained layout keeps outside legends, colorbars and long labels inside the canvas
+    # and runs within the single draw.
+    fig = Figure(figsize=(st.width, st.height), dpi=st.dpi, layout="constrained")
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot(projection="polar" if kind.polar else None)
+    drawn = kind.draw(drawing_spec(spec), fig, ax)
+    kind.apply_axes(spec, ax)
+    if st.title:
+        ax.set_title(st.title)
+    scene = Scene(fig, canvas, ax, drawn)
+    scene.measured.update(drawn.marks)
+    scene.measured.update(drawn.extra)
+    scene.measured.update({"axes": ax, "title": ax.title, "axis/x/label": ax.xaxis.label,
+                           "axis/y/label": ax.yaxis.label})
+    scene.tick_axes += [("tick/x", ax.xaxis), ("tick/y", ax.yaxis)]
+    style_marks(spec, scene)  # before the legend, which copies the styled handles
+    _LEGENDS[spec.legend.form](spec, kind.legend_labels(spec), scene)
+    style_layout(spec, scene)
+    return scene
+
+
+def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
+    """Render ``spec`` to an RGB PNG and the normalized boxes of its elements (module doc)."""
+    if validate:
+        spec.validate()
+    with theme_context(spec):
+        scene = build_scene(spec)
+        scene.canvas.draw()
+        renderer = scene.canvas.get_renderer()
+        width, height = scene.canvas.get_width_height()
+        boxes = _measure(scene, renderer, width, height)
+        png = _encode_png(scene.canvas, width, height)
+    return Rendered(png=png, width=width, height=height, boxes=boxes)
+
+
+# -- legends -----------------------------------------------------------------------------
+
+def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
+    shown = shown_items(spec, len(labels))
+    if not shown:
+        return
+    lg = spec.legend
+    size = spec.style.font_size * lg.font_scale
+    kw = {"fontsize": size, "ncols": lg.columns, "title": lg.title or None, "title_fontsize": size}
+    if lg.entries is not None:
+        handles = [_entry_handle(lg.entries[k]) for k in shown]
+        texts = [lg.entries[k].label for k in shown]
+    else:
+        handles = [scene.drawn.handles[i] for i in shown]
+        texts = [labels[i] for i in shown]
+    if lg.position in _OUTSIDE_LOC:
+        leg = scene.fig.legend(handles, texts, loc=_OUTSIDE_LOC[lg.position], **kw)
+    else:
+        leg = scene.ax.legend(handles, texts, loc=lg.position, **kw)
+    m = scene.measured
+    # The frame is laid out even when a theme hides it (frameon=False): measure it anyway.
+    m["legend/box"] = _Unhidden(leg.get_frame())
+    if lg.title:
+        m["legend/title"] = leg.get_title()
+    for item, handle, text in zip(shown, leg.legend_handles, leg.get_texts()):
+        m[f"legend/handle/{item}"] = handle
+        m[f"legend/text/{item}"] = text
+        m[f"legend/entry/{item}"] = [handle, text]
+
+
+def _entry_handle(entry: Any) -> Any:
+    """A proxy artist for an explicit legend entry: a filled patch or a line/marker sample."""
+    if entry.patch:
+        from matplotlib.patches import Patch
+
+        return Patch(facecolor=entry.color, hatch=entry.hatch or None, edgecolor="#333333")
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], color=entry.color, marker=entry.marker or None,
+                  linestyle=entry.line_style or "none", markersize=7)
+
+
+def _legend_direct(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
+    d = scene.drawn
+    size = spec.style.font_size * spec.legend.font_scale
+    for item in shown_items(spec, len(labels)):
+        ha = d.anchor_ha[item] if d.anchor_ha else "left"
+        dx = {"left": d.anchor_offset, "right": -d.anchor_offset}.get(ha, 0.0)
+        text = scene.ax.annotate(labels[item], d.anchors[item], xytext=(dx, 0),
+                                 textcoords="offset points", ha=ha, va="center", fontsize=size,
+                                 color=spec.encodings[item].color, annotation_clip=False)
+        scene.measured[f"legend/direct/{item}"] = text
+
+
+def _legend_colorbar(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
+    if scene.drawn.mappable is None:
+        return
+    from matplotlib.ticker import FuncFormatter
+
+    fmt = spec.axes.tick_format
+    cb = scene.fig.colorbar(scene.drawn.mappable, ax=scene.ax,
+                            format=FuncFormatter(lambda x, _pos: fmt.format(x=x)))
+    if spec.legend.title:
+        cb.set_label(spec.legend.title, fontsize=spec.style.font_size * spec.legend.font_scale)
+        scene.measured["legend/title"] = cb.ax.yaxis.label
+    cb.ax.tick_params(labelsize=spec.style.font_size * spec.legend.font_scale)
+    scene.measured["legend/colorbar"] = cb.ax
+    scene.tick_axes.append(("legend/colorbar_tick", cb.ax.yaxis))
+
+
+def _legend_none(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
+    return None
+
+
+_LEGENDS = {"box": _legend_box, "direct": _legend_direct, "colorbar": _legend_colorbar,
+            "none": _legend_none}
+
+
+# -- measuring and encoding ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Unhidden:
+    """An artist measured whether or not it is visible."""
+
+    artist: Any
+
+    def get_window_extent(self, renderer: Any = None) -> Any:
+        return self.artist.get_window_extent(renderer)
+
+
+def _extent(obj: Any, renderer: Any) -> Any:
+    """Display-space Bbox of an artist, a DataPoint/DataBox, or the union of a list of them."""
+    from matplotlib.transforms import Bbox
+
+    if isinstance(obj, (list, tuple)):
+        return Bbox.union([_extent(o, renderer) for o in obj])
+    return obj.get_window_extent(renderer)
+
+
+def _is_shown(obj: Any) -> bool:
+    """Skip artists that draw nothing (hidden, or text without characters)."""
+    if isinstance(obj, (list, tuple)):
+        return any(_is_shown(o) for o in obj)
+    if hasattr(obj, "get_visible") and not obj.get_visible():
+        return False
+    return not (hasattr(obj, "get_text") and not obj.get_text())
+
+
+def _drawn_ticks(axis: Any) -> list[Any]:
+    # Axis._update_ticks is what Axis.draw itself uses to pick the ticks inside the view
+    # interval; get_ticklabels() would also return labels outside it, which are not drawn.
+    return axis._update_ticks()
+
+
+def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, tuple]:
+    raw: dict[str, Any] = {}
+    for key, obj in scene.measured.items():
+        if _is_shown(obj):
+            bb = _extent(obj, renderer)
+            # A mark of a missing (all-NaN) series draws nothing, so it gets no box.
+            if np.all(np.isfinite(bb.get_points())) or not key.startswith(_DATA_PREFIXES):
+                raw[key] = bb
+    for prefix, axis in scene.tick_axes:
+        for k, tick in enumerate(_drawn_ticks(axis)):
+            labels = [t for t in (tick.label1, tick.label2) if t.get_visible() and t.get_text()]
+            if labels:
+                raw[f"{prefix}/{k}"] = _extent(labels, renderer)
+    return {key: _normalize(bb, width, height) for key, bb in raw.items()}
+
+
+def _normalize(bb: Any, width: int, height: int) -> tuple[float, float, float, float]:
+    def clip(v: float) -> float:
+        return round(min(1.0, max(0.0, float(v))), 6) if np.isfinite(v) else 0.0
+
+    x0, x1 = sorted((bb.x0 / width, bb.x1 / width))
+    y0, y1 = sorted((1.0 - bb.y1 / height, 1.0 - bb.y0 / height))
+    return (clip(x0), clip(y0), clip(x1), clip(y1))
+
+
+def _encode_png(canvas: Any, width: int, height: int) -> bytes:
+    from PIL import Image
+
+    rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    out = io.BytesIO()
+    # Every theme paints an opaque figure background, so dropping alpha loses nothing.
+    rgba.convert("RGB").save(out, format="PNG")
+    return out.getvalue()

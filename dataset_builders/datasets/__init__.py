@@ -1,1 +1,0 @@
-"""Dataset builders, one module each, registered with ``@dataset("<name>")``."""

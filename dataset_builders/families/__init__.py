@@ -1,0 +1,12 @@
+"""Chartographer (``chartprobe-families``): counterfactual chart-question families.
+
+Builder side (here): ``source`` (the source-template contract, regimes and the
+``FAMILY_SOURCES`` registry), ``sources/`` (16 source templates, one file each), ``images``
+(the degraded "scraped" original and the resolution ablation), ``builder``
+(``@dataset("families")``) and ``card``.
+
+Evaluation side: metrics (OA, RA, VA, RVC, CVA, CU/NU/SP, sign-flip p) in
+``eval_tasks/metrics/families.py``, the validity suite in ``eval_tasks/suites/families.py``,
+lm-eval tasks ``chartprobe_families*`` (``eval_tasks/tasks/_families_yaml``,
+``families_utils.py``) and the LLM-judge equivalence in ``eval_tasks/judge_equivalence.py``.
+"""

@@ -1,1 +1,0 @@
-"""ChartJudgeBench flaw criteria: one module per criterion, each registered with ``@flaw``."""

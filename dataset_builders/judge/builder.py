@@ -1,0 +1,140 @@
+"""``chartprobe-judge``: ChartJudgeBench's judge items, every label verified by construction.
+
+Configs (split ``test``):
+
+- ``cpa``: one row per Chart Perception Alignment pair: a better chart and the same chart
+  with exactly one flaw of one of the 7 criteria (``dataset_builders/judge/flaws``), with the
+  evidence its ``verify`` read off the two renders. Rows hold the pair once; the harness
+  task asks it twice with the positions swapped (two-pass protocol).
+- ``crj_reproduction``: a reference chart and a candidate reproduction, Accept/Reject.
+- ``crj_editing``: an instruction, the original chart and an edit result, Accept/Reject.
+
+The paper had an LLM inject flaws and annotators filter them; here a flaw is a spec transform
+and a pair is emitted only if the renders prove the flaw (failed pairs are dropped).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from ..release.dataset import GENERATOR_VERSION, DatasetBuilder, dataset
+from ..release.preset import Preset
+from .card import judge_card
+from .flaws._base import DIMENSIONS
+
+CITATION = """@article{wu2026chartjudgebench,
+  title   = {ChartJudgeBench: Evaluating LMM Judges for Chart-to-Code Generation},
+  author  = {Wu, Lijian and Zhao, Henry Hengyuan and Zhang, Zijian and Tang, Jiahao and Wu, Jiajun and Wang, Alex Jinpeng},
+  journal = {arXiv preprint arXiv:2609.24210},
+  year    = {2026}
+}"""
+
+CRJ_TASKS = {"crj_reproduction": "reproduction", "crj_editing": "editing"}
+BALANCE_TOLERANCE = 0.05
+
+
+def _png(rendered: Any) -> dict:
+    return {"bytes": rendered.png, "path": None}
+
+
+@dataset("judge")
+class JudgeDataset(DatasetBuilder):
+    """CPA pairs over 7 flaw criteria plus CRJ reproduction and editing verdicts."""
+
+    title = "chartprobe-judge: LMM judges for chart-to-code (ChartJudgeBench)"
+    paper = "ChartJudgeBench: Evaluating LMM Judges for Chart-to-Code Generation (arXiv:2609.24210)"
+    citation = CITATION
+    task_categories = ("visual-question-answering", "image-to-text")
+    description = (
+        "Judge items for vision-language models used as chart critics. CPA: pick the better of two "
+        "charts that differ by exactly one flaw (colour consistency, visual style, aspect ratio, axis "
+        "scaling, data encoding, component positioning, text occlusion), each flaw injected as a spec "
+        "transform and verified on the renders. CRJ: accept or reject a chart reproduction or a chart "
+        "edit (honest edit, key-parameter failure, or an unrequested side effect).")
+
+    def features(self, config: str) -> Any:
+        from datasets import Features, Image, Value
+
+        common = {"id": "string", "chart_kind": "string", "evidence": "string", "seed": "int64",
+                  "generator_version": "string"}
+        if config == "cpa":
+            cols = {**common, "pair_id": "string", "criterion": "string", "dimension": "string",
+                    "strategy": "string", "spec_better": "string", "spec_worse": "string"}
+            images = ("image_better", "image_worse")
+        elif config in CRJ_TASKS:
+            cols = {**common, "item_id": "string", "task": "string", "instruction": "string",
+                    "question": "string", "answer": "string", "answer_type": "string", "label": "string",
+                    "failure": "string", "edit": "string", "spec_reference": "string",
+                    "spec_candidate": "string"}
+            images = ("image_reference", "image_candidate")
+        else:
+            raise ValueError(f"unknown judge config {config!r}; use cpa, crj_reproduction, crj_editing")
+        feats = {k: Value(v) for k, v in cols.items()}
+        feats.update({k: Image() for k in images})
+        return Features(feats)
+
+    def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
+        params = preset.params(config)
+        if config == "cpa":
+            pairs = params["pairs"]
+            unknown = sorted(set(pairs) - set(DIMENSIONS))
+            if unknown:
+                raise ValueError(f"unknown CPA criteria {unknown}; known: {sorted(DIMENSIONS)}")
+            return [f"cpa-{c}-{i:04d}" for c in sorted(pairs) for i in range(pairs[c])]
+        return [f"{config}-{split}-{i:04d}" for i in range(preset.configs[config].splits[split])]
+
+    def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        index = int(key.rsplit("-", 1)[1])
+        base = {"seed": preset.seed, "generator_version": GENERATOR_VERSION}
+        if config == "cpa":
+            yield from self._cpa(preset.seed, key, index, base)
+        else:
+            yield from self._crj(preset.seed, config, key, index, base)
+
+    @staticmethod
+    def _cpa(seed: int, key: str, index: int, base: dict) -> Iterator[dict]:
+        from .cpa import build_pair
+
+        criterion = key.split("-")[1]
+        pair = build_pair(seed, key, criterion, index)
+        if pair is None:  # no attempt passed verification: the pair is dropped
+            return
+        yield {**base, "id": key, "pair_id": key, "criterion": criterion, "dimension": DIMENSIONS[criterion],
+               "strategy": pair.strategy, "chart_kind": pair.better.kind,
+               "image_better": _png(pair.rendered_better), "image_worse": _png(pair.rendered_worse),
+               "evidence": json.dumps(pair.evidence, sort_keys=True), "spec_better": pair.better.to_json(),
+               "spec_worse": pair.worse.to_json()}
+
+    @staticmethod
+    def _crj(seed: int, config: str, key: str, index: int, base: dict) -> Iterator[dict]:
+        from .editing import build_editing
+        from .reproduction import REPRO_QUERY, build_reproduction
+
+        task = CRJ_TASKS[config]
+        item = (build_reproduction if task == "reproduction" else build_editing)(seed, key, index)
+        if item is None:
+            return
+        instruction = item.get("instruction", "")
+        yield {**base, "id": key, "item_id": key, "task": task, "instruction": instruction,
+               "question": instruction or REPRO_QUERY, "answer": item["label"], "answer_type": "choice",
+               "label": item["label"], "failure": item["failure"], "edit": item.get("edit", ""),
+               "chart_kind": item["reference"].kind, "evidence": json.dumps(item["evidence"], sort_keys=True),
+               "image_reference": _png(item["r_reference"]), "image_candidate": _png(item["r_candidate"]),
+               "spec_reference": item["reference"].to_json(), "spec_candidate": item["candidate"].to_json()}
+
+    def verify(self, built: dict[str, dict[str, Any]]) -> None:
+        """CRJ is balanced Accept/Reject (50% ± 5%) per task; CPA covers every criterion asked for."""
+        for config, splits in built.items():
+            for split, ds in splits.items():
+                if config in CRJ_TASKS and len(ds):
+                    share = Counter(ds["label"])["Accept"] / len(ds)
+                    if abs(share - 0.5) > BALANCE_TOLERANCE:
+                        raise ValueError(f"{config}/{split}: Accept share {share:.3f} is not 50% ± 5%")
+                if config == "cpa" and len(ds) == 0:
+                    raise ValueError(f"cpa/{split} is empty: no pair passed verification")
+
+    def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
+        return judge_card(built)

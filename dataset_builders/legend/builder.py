@@ -1,0 +1,126 @@
+"""``chartprobe-legend``: LegendBench's legend counterfactual groups, chains and studies.
+
+An item is one base chart ``(s, l)`` drawn from the parameterised space a preset config
+lists (``space.LegendSpace``). Configs:
+
+- ``snapshot``: a broad sample of the space. Each base chart yields diagnostic chains
+  (Parsing -> Binding [-> Value] -> Reasoning, localisation for colour bars), extra
+  parsing/grounding probes, and around each a counterfactual group of legend-only
+  interventions (mapping-preserving, mapping-altering, answerability).
+- ``channel_study``, ``order_study``, ``visibility_study``: the controlled studies of §6
+  (``studies``), one matched set per base chart.
+
+Every row stores its chart side, legend side and template program, so its answer can be
+recomputed (``program.answer_row``) and its variants re-derived.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.rng import rng_for
+from ..release.dataset import DatasetBuilder, base_features, dataset
+from ..release.preset import Preset, PresetError
+from .groups import snapshot_rows
+from .rows import LEGEND_COLUMNS, RowMaker
+from .space import LegendSpace, sample_unit
+from .studies import STUDIES
+
+CITATION = """@article{legendbench2026,
+  title   = {LegendBench: A Diagnostic Benchmark for Legend Understanding with Counterfactual Interventions},
+  author  = {LegendBench authors},
+  year    = {2026},
+  note    = {Code and snapshot: https://github.com/legendbench/legendbench}
+}"""
+
+SNAPSHOT_DEFAULTS = {"chains_per_chart": 2, "extra_probes": 2, "interventions_per_group": 3}
+
+
+@dataset("legend")
+class LegendDataset(DatasetBuilder):
+    """Legend counterfactual groups (LegendBench)."""
+
+    title = "chartprobe-legend: legend counterfactual groups (LegendBench)"
+    paper = "LegendBench: A Diagnostic Benchmark for Legend Understanding with Counterfactual Interventions"
+    citation = CITATION
+    description = (
+        "Legend-centric diagnostic items in the style of LegendBench: each base unit factorises a chart "
+        "side (data and marks, no legend) and a legend side (label -> encoding mapping and its "
+        "presentation); questions test legend parsing, grounding, legend-conditioned reasoning and "
+        "abstention, grouped into diagnostic chains, and legend-only interventions must keep, change "
+        "or remove each answer. Three controlled studies vary one factor: encoding channel, legend "
+        "order and legend visibility.")
+
+    def features(self, config: str) -> Any:
+        from datasets import Sequence, Value
+
+        features = base_features(**LEGEND_COLUMNS)
+        features["channels"] = Sequence(Value("string"))
+        return features
+
+    def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
+        n = preset.configs[config].splits[split]
+        return [f"{config}-{split}-{i:04d}" for i in range(n)]
+
+    def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        params = dict(preset.params(config))
+        study = params.pop("study", "snapshot")
+        knobs = {k: int(params.pop(k, v)) for k, v in SNAPSHOT_DEFAULTS.items()}
+        space = LegendSpace.from_params(params)
+
+        def rng(*keys: Any) -> Any:
+            return rng_for(preset.seed, config, *keys)
+
+        index = int(key.rsplit("-", 1)[1])
+        if study == "snapshot":
+            # Kind and encoding mode are stratified over the item index (coprime cycles), so even
+            # a small release covers every chart kind and every mode.
+            kinds, modes = space.chart_kinds, space.encoding_modes
+            unit = sample_unit(space, rng(key, "unit"), kind=kinds[index % len(kinds)],
+                               mode=modes[index % len(modes)])
+            maker = RowMaker(unit, key, preset.seed)
+            yield from snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
+                                     knobs["interventions_per_group"])
+        elif study in STUDIES:
+            yield from STUDIES[study](space, key, index, preset.seed, rng)
+        else:
+            raise PresetError(f"legend config {config!r}: unknown study {study!r}; "
+                              f"choose snapshot or one of {sorted(STUDIES)}")
+
+    def verify(self, built: dict[str, dict[str, Any]]) -> None:
+        """Release-wide validity: one chart side per group, expected behaviours hold, the order
+        study visits every position once per target."""
+        for config, splits in built.items():
+            for ds in splits.values():
+                cols = ds.select_columns(["id", "group_id", "chart_spec", "answer", "expected",
+                                          "intervention_family", "target_legend_index", "study_factor"]).to_dict()
+                _verify_groups(config, cols)
+
+    def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
+        from .card import legend_card
+
+        return legend_card(built)
+
+
+def _verify_groups(config: str, cols: dict[str, list]) -> None:
+    groups: dict[str, list[int]] = defaultdict(list)
+    for i, g in enumerate(cols["group_id"]):
+        groups[g].append(i)
+    for gid, rows in groups.items():
+        base = [i for i in rows if cols["expected"][i] == "base"]
+        if len(base) != 1:
+            raise ValueError(f"{config}: group {gid} has {len(base)} base rows (expected 1)")
+        b = base[0]
+        for i in rows:
+            fam = cols["intervention_family"][i]
+            if fam != "configuration" and cols["chart_spec"][i] != cols["chart_spec"][b]:
+                raise ValueError(f"{config}: row {cols['id'][i]} changed the chart side of its group")
+            exp = cols["expected"][i]
+            if (exp == "preserve") != (cols["answer"][i] == cols["answer"][b]) and exp in ("preserve", "alter"):
+                raise ValueError(f"{config}: row {cols['id'][i]} is '{exp}' but its answer says otherwise")
+        if cols["study_factor"][b] == "order":
+            positions = Counter(cols["target_legend_index"][i] for i in rows)
+            if sorted(positions) != list(range(1, len(rows) + 1)) or set(positions.values()) != {1}:
+                raise ValueError(f"{config}: order group {gid} does not visit every legend position once")

@@ -1,0 +1,145 @@
+"""The ``chartprobe-legend`` dataset card body: dimensions, templates, interventions, metrics.
+
+The tables of templates and interventions are generated from the registries (their
+docstrings and class attributes), and the composition tables from the built release, so
+the card cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .interventions import INTERVENTIONS
+from .space import CHANNELS_OF_FAMILY, MARK_FAMILY, LegendSpace
+from .templates import LEGEND_TEMPLATES
+
+UNIT = """## Base unit b = (s, l, q, y)
+
+Every row factorises its chart as in LegendBench §3.3:
+
+- `chart_spec` — the chart side **s**: data and marks (encodings included), axes and style, with
+  the names the legend carries replaced by neutral placeholders and no legend at all.
+- `legend_spec` — the legend side **l**: the label -> encoding mapping (`labels[i]` names the marks
+  of legend item *i*; compositional legends hold one `factor` per channel; colour bars hold a
+  value `scale` a·v + b) and its presentation (`form`, `order`, `position`, `font_scale`,
+  `columns`, `visible`, `title`).
+- `question` / `answer` — **q, y**, instantiated from both by the template named in `program`.
+  Parameters name semantic targets (labels), so after an intervention the question is
+  re-instantiated from the new legend with its intent kept, and the answer follows the current
+  binding. Every question ends with a visual-vocabulary hint listing the channels used (never
+  the mapping).
+- `spec` — the composed, renderable chart; `image` is `render(spec)`.
+
+`chartprobe.dataset_builders.legend.program.answer_row(row)` recomputes any row's answer from
+`chart_spec`, `legend_spec` and `program`.
+"""
+
+GROUPS = """## Diagnostic chains and counterfactual groups
+
+**Chains** (`chain_id`, `chain_role`): for each target reasoning question, the matched upstream
+probes it needs, each asked on its own: `parse` -> `bind` -> `reason` for relational targets,
+`parse` -> `bind` -> `value` -> `reason` for numeric ones; for colour bars `locate` replaces
+`bind`. Pies have no separate binding probe (their marks are the entries).
+
+**Groups** (`group_id` = the base row's id): the base row (`expected = base`) and legend-only
+interventions of it. `chart_spec` is identical across a group; only `legend_spec` changes.
+`expected` says what a legend-grounded reader does: `preserve` (same gold), `alter` (new gold,
+always different from the base's), `abstain` (gold "I don't know": a legend entry the question
+needs is not displayed). `evidence` lists the legend box ids a question needs and
+`legend_boxes` the legend boxes actually rendered, so answerability is checked on the image's
+own layout. Sufficiency rule: an item is answerable iff every entry it reads is displayed;
+identifying a hidden entry by elimination does not count.
+"""
+
+STUDIES = """## Controlled studies (§6)
+
+- `channel_study`: one data table per base chart, rendered once per channel scheme of its mark
+  family (`study_level`: point — color, marker, color+marker; line — color, marker, line_style,
+  color+marker, color+line_style; area — color, texture, color+texture), with the same parse,
+  bind, value and compare questions on each. Compare stages per `(mark_family, study_level)`.
+- `order_study`: a box legend whose base order mirrors the visual rank, rotated N times
+  (`study_level = rotation_k`); the rank question of every target is asked on every rotation,
+  so every target visits every legend position exactly once and the gold never changes.
+  `target_legend_index` (1-based displayed position) equals `visual_rank` in the aligned
+  condition and differs in the conflict condition.
+- `visibility_study`: a one-label and a two-label question under full visibility and the four
+  occlusion policies `mask_full`, `keep_target`, `hide_target`, `keep_distractor`.
+"""
+
+METRICS = """## Metrics (LegendBench §5.1)
+
+Computed by `eval_tasks/metrics/legend.py`, each over the rows it applies to:
+
+- **QA accuracy**: share of questions answered correctly. **Chain accuracy**: share of chains
+  whose every question is correct.
+- **Guide Read.** (`capability = guide_read`), **Bind.** (`bind`, incl. colour-bar localisation),
+  **VE** (`value_extraction`), **Reason.** (`reason`), and **Reason.|Sup.**: reasoning accuracy
+  on chains whose upstream probes are all correct.
+- **Consistency**: over mapping-preserving variants, the variant and its base are both correct;
+  **Responsiveness**: the same over mapping-altering variants (the model updates to the new gold);
+  **CR** = harmonic mean of the two.
+- **AP** = correct refusals / refusals, **AR** = refusals on unanswerable rows / unanswerable rows,
+  **AF1** = harmonic mean (abstention rows: `intervention_family = answerability`).
+- Order study: accuracy on aligned and conflict rows, and the share of conflict predictions that
+  equal the target's legend position (legend-order shortcut).
+"""
+
+
+def _space_table() -> str:
+    d = LegendSpace()
+    rows = [
+        ("chart_kind / mark_family", ", ".join(f"{k} ({f})" for k, f in MARK_FAMILY.items())),
+        ("legend_form", ", ".join(d.legend_forms) + " (colorbar on heatmaps only)"),
+        ("channels", "; ".join(f"{f}: {', '.join(c)}" for f, c in sorted(CHANNELS_OF_FAMILY.items()))),
+        ("encoding_mode", ("single (one channel), double (colour + one, same identity), compositional "
+                           "(colour = Region, other channel = Product; 2 x 2)")),
+        ("num_series / num_points", f"{d.num_series[0]}-{d.num_series[1]} / {d.num_points[0]}-{d.num_points[1]}"),
+        ("theme / add_labels", f"{', '.join(d.themes)} / values printed on marks or not"),
+        ("legend_position / columns", f"{', '.join(d.legend_positions)} / {', '.join(map(str, d.legend_columns))}"),
+        ("trajectory (line/area data)", ", ".join(d.trajectories)),
+    ]
+    intro = ("A preset config lists the allowed values of each dimension "
+             "(`dataset_builders/configs/legend-*.yaml`); defaults:")
+    lines = ["## Parameterised space", "", intro, "", "| dimension | values |", "|---|---|"]
+    return "\n".join(lines + [f"| {a} | {b} |" for a, b in rows]) + "\n"
+
+
+def _templates_table() -> str:
+    lines = ["## Question templates", "", "| template | family | capability | answer type | legend forms | question |",
+             "|---|---|---|---|---|---|"]
+    for name, cls in LEGEND_TEMPLATES.items():
+        lines.append(f"| `{name}` | {cls.task_family} | {cls.capability} | {cls.answer_type} | "
+                     f"{', '.join(cls.forms)} | {cls.description} |")
+    return "\n".join(lines) + "\n\nT4 (abstention) rows are the answerability variants of these questions.\n"
+
+
+def _interventions_table() -> str:
+    expected = {"preserving": "preserve (consistency)", "altering": "alter (responsiveness)",
+                "answerability": "preserve if the visible entries suffice, else abstain"}
+    lines = ["## Interventions (legend side only)", "", "| intervention | family | legend forms | what it does | expected |",
+             "|---|---|---|---|---|"]
+    for name, cls in INTERVENTIONS.items():
+        lines.append(f"| `{name}` | {cls.family} | {', '.join(cls.forms)} | {cls.description} | "
+                     f"{expected[cls.family]} |")
+    lines.append("| `rotate_order` | configuration | box | cyclic legend-order rotation (order study) | preserve |")
+    return "\n".join(lines) + "\n"
+
+
+def _composition(built: dict[str, dict[str, Any]]) -> str:
+    lines = ["## Composition of this release", "", "| config | rows | base charts | groups | chains | expected |",
+             "|---|---|---|---|---|---|"]
+    for config, splits in built.items():
+        for split, ds in splits.items():
+            cols = ds.select_columns(["base_id", "group_id", "chain_id", "expected"]).to_dict()
+            exp = Counter(cols["expected"])
+            lines.append(f"| {config}/{split} | {len(ds)} | {len(set(cols['base_id']))} | "
+                         f"{len(set(cols['group_id']))} | {len(set(cols['chain_id']) - {''})} | "
+                         f"{', '.join(f'{k} {v}' for k, v in sorted(exp.items()))} |")
+    return "\n".join(lines) + "\n"
+
+
+def legend_card(built: dict[str, dict[str, Any]]) -> str:
+    """Markdown documenting every dimension, template, intervention and metric, plus composition."""
+    return "\n".join([UNIT, _space_table(), _templates_table(), GROUPS, _interventions_table(), STUDIES,
+                      METRICS, _composition(built)])

@@ -1,0 +1,152 @@
+"""Diagnostic chains and counterfactual groups of one base chart (the snapshot config).
+
+A *chain* pairs a target reasoning question with the upstream probes it needs, each asked
+on its own (paper §4.3): Parsing -> Binding -> Reasoning for relational targets, Parsing ->
+Binding -> Value Extraction -> Reasoning for numeric ones; for colour bars, localisation
+replaces binding. A *group* is a base question plus legend interventions of it, each
+with the behaviour a legend-grounded reader must show (paper §3.4, Table 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .interventions import INTERVENTIONS
+from .interventions._base import Intervention, Probe
+from .rows import RowMaker
+from .templates import LEGEND_TEMPLATES
+from .templates._base import ABSTAIN, LegendTemplate, State
+
+__all__ = ["chain_steps", "group_rows", "snapshot_rows"]
+
+Rng = Callable[..., np.random.Generator]
+CHAIN_TARGETS = ("t3_compare", "t3_rank", "t3_diff", "t3_crossing", "t3_colorbar_diff")
+EXTRA_PROBES = ("t1_visual_to_label", "t2_value", "t2_bind_peak", "t2_colorbar_value", "t1_colorbar_end")
+
+
+def _parse_step(st: State, label: str | None) -> tuple[str, dict[str, Any]]:
+    """The parsing probe for one label under this legend form."""
+    steps = {"box": lambda: ("t1_label_to_visual", {"labels": [label]}),
+             "direct": lambda: ("t1_direct_label", {"item": st.item_of(label)}),
+             "colorbar": lambda: ("t1_colorbar_end", {"end": "top"})}
+    return steps[st.legend.form]()
+
+
+def chain_steps(st: State, mode: str, target: str, params: dict[str, Any]) -> list[tuple[str, str, dict]] | None:
+    """(role, template, params) of a chain ending in ``target``; None if an upstream probe is ill-posed."""
+    tpl = LEGEND_TEMPLATES.get(target)()
+    labels = list(params.get("labels", [None]))
+    steps: list[tuple[str, str, dict]] = []
+    for label in labels:
+        steps.append(("parse", *_parse_step(st, label)))
+    bind = LEGEND_TEMPLATES.get("t2_bind_peak")()
+    locate = LEGEND_TEMPLATES.get("t2_colorbar_locate")()
+    if locate.applies(st, mode):
+        steps.append(("locate", "t2_colorbar_locate", {"row": params["row"]}))
+    elif bind.applies(st, mode):
+        steps += [("bind", "t2_bind_peak", {"labels": [label]}) for label in labels]
+    if tpl.answer_type == "number":  # numeric targets read values before reasoning
+        if "row" in params:
+            steps += [("value", "t2_colorbar_value", {"row": params["row"], "col": params[c]})
+                      for c in ("col", "col2")]
+        else:
+            steps += [("value", "t2_value", {"labels": [label], "point": params["point"]}) for label in labels]
+    steps.append(("reason", target, params))
+    for _role, name, p in steps:
+        if LEGEND_TEMPLATES.get(name)().answer(st, p) is None:
+            return None
+    return steps
+
+
+def _probe(tpl: LegendTemplate, st: State, params: dict[str, Any]) -> Probe:
+    targets = tpl.targets(st, params)
+    primary = st.evidence_of_item(st.item_of(targets[0])) if targets else ()
+    return Probe(evidence=tpl.evidence(st, params), primary=primary, target=targets[0] if targets else "")
+
+
+def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, params: dict[str, Any],
+               names: list[str], rng: Rng) -> Iterator[dict[str, Any]]:
+    """Variant rows of the group whose base row is ``base_row`` (interventions ``names``)."""
+    st = maker.state()
+    probe = _probe(tpl, st, params)
+    for name in names:
+        iv: Intervention = INTERVENTIONS.get(name)()
+        # Edits that ignore the target are drawn once per chart, so groups share their image.
+        keys = (maker.base_id, name, probe.target) if iv.per_target else (maker.base_id, name)
+        for legend in iv.apply(st, probe, rng(*keys)):
+            new = maker.state(legend)
+            gold = tpl.gold(new, params)
+            if gold is None:
+                continue
+            changed = gold[0] != base_row["answer"]
+            if iv.family == "preserving" and changed:
+                raise ValueError(f"{name} changed the answer of {base_row['id']}: a preserving edit must not")
+            if iv.family == "altering" and (not changed or gold[0] == ABSTAIN):
+                continue
+            if iv.family == "answerability" and changed and gold[0] != ABSTAIN:
+                raise ValueError(f"{name} changed an answerable gold of {base_row['id']}")
+            expected = {"preserving": "preserve", "altering": "alter", "answerability": "preserve"}[iv.family]
+            row = maker.row(f"{base_row['id']}-{name}", new, tpl, params, group_id=base_row["id"],
+                            intervention=name, intervention_family=iv.family, expected=expected)
+            if row is not None:
+                yield row
+                break
+
+
+def _pick_interventions(tpl: LegendTemplate, st: State, params: dict, k: int, rng: np.random.Generator) -> list[str]:
+    """Up to ``k`` applicable interventions, one per family first, then any."""
+    probe = _probe(tpl, st, params)
+    usable = [n for n, cls in INTERVENTIONS.items() if cls().applies(st, probe)]
+    by_family: dict[str, list[str]] = {}
+    for n in usable:
+        by_family.setdefault(INTERVENTIONS.get(n).family, []).append(n)
+    picked = [fam[int(rng.integers(len(fam)))] for _, fam in sorted(by_family.items())]
+    rest = [n for n in usable if n not in picked]
+    rng.shuffle(rest)
+    return (picked + rest)[:k]
+
+
+def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group: int) -> Iterator[dict]:
+    """Every row of one snapshot base chart: chains, extra probes, and a group around each."""
+    st, mode = maker.state(), maker.unit.encoding_mode
+    bases: list[tuple[dict, LegendTemplate, dict]] = []
+    r = rng(maker.base_id, "chains")
+    targets = [t for t in CHAIN_TARGETS if LEGEND_TEMPLATES.get(t)().applies(st, mode)]
+    r.shuffle(targets)
+    n_chains = 0
+    for target in targets:
+        if n_chains >= chains:
+            break
+        tpl = LEGEND_TEMPLATES.get(target)()
+        cands = tpl.candidates(st, r)
+        for j in r.permutation(len(cands)):
+            steps = chain_steps(st, mode, target, cands[int(j)])
+            if steps is None:
+                continue
+            chain_id = f"{maker.base_id}-c{n_chains}"
+            for k, (role, name, p) in enumerate(steps):
+                row = maker.row(f"{chain_id}-{k}", st, name, p, group_id=f"{chain_id}-{k}", chain_id=chain_id,
+                                chain_role=role)
+                if row is not None:
+                    bases.append((row, LEGEND_TEMPLATES.get(name)(), p))
+            n_chains += 1
+            break
+    extra_names = [t for t in EXTRA_PROBES if LEGEND_TEMPLATES.get(t)().applies(st, mode)]
+    r.shuffle(extra_names)  # which extra probes a chart gets varies, so every template is covered
+    for k, name in enumerate(extra_names[:extras]):
+        tpl = LEGEND_TEMPLATES.get(name)()
+        cands = tpl.candidates(st, r)
+        if cands:
+            p = cands[int(r.integers(len(cands)))]
+            row = maker.row(f"{maker.base_id}-p{k}", st, tpl, p, group_id=f"{maker.base_id}-p{k}")
+            if row is not None:
+                bases.append((row, tpl, p))
+    for row, tpl, p in bases:
+        yield row
+        # Groups around every chain target and extra probe, and around one upstream probe per chain.
+        if row["chain_role"] in ("", "reason") or row["id"].endswith("-0"):
+            names = _pick_interventions(tpl, st, p, per_group, rng(maker.base_id, row["id"], "pick"))
+            yield from group_rows(maker, row, tpl, p, names, rng)

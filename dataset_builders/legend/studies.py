@@ -1,0 +1,144 @@
+"""The three controlled studies of LegendBench §6, as matched sets over one base chart each.
+
+- ``channel``: the same data and labels rendered once per encoding channel scheme of its
+  mark family (colour, marker, line style, texture; single and double), with the same
+  parsing, binding, value and reasoning questions on each (§6.1).
+- ``order``: N cyclic rotations of a legend whose base order mirrors the visual rank, so
+  every target visits every legend position exactly once; the rank question's answer never
+  changes (§6.2). Rotation 0 is the aligned condition for every target.
+- ``visibility``: a one-label and a two-label question under full visibility and the four
+  occlusion policies Mask_Full, Keep_Target, Hide_Target, Keep_Distractor (§6.3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .groups import group_rows
+from .rows import RowMaker
+from .space import (
+    CHANNEL_POOLS,
+    CHANNELS_OF_FAMILY,
+    LegendSpace,
+    Unit,
+    channel_schemes,
+    encodings_for,
+    sample_unit,
+)
+from .templates import LEGEND_TEMPLATES
+from .templates.t3_rank import visual_ranks
+
+__all__ = ["STUDIES", "channel_rows", "order_rows", "visibility_rows"]
+
+Rng = Callable[..., np.random.Generator]
+FAMILY_KINDS = {"point": ("scatter",), "line": ("line", "radar"), "area": ("grouped_bar", "pie", "area")}
+"""Kinds each mark family's channel study draws from (the paper's §6.1 grouping)."""
+VISIBILITY_POLICIES = ("mask_full", "keep_target", "hide_target", "keep_distractor")
+ORDER_KINDS = ("line", "grouped_bar", "pie", "scatter")
+
+
+def _unit_where(space: LegendSpace, rng: np.random.Generator, ok: Callable[[Unit], bool], **pins: Any) -> Unit:
+    """Redraw until ``ok`` holds (the study needs a well-posed base); fails loudly after 200 tries."""
+    for _ in range(200):
+        unit = sample_unit(space, rng, **pins)
+        if ok(unit):
+            return unit
+    raise ValueError(f"no usable base chart for {pins} in 200 draws; widen the preset's ranges")
+
+
+def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
+    """Rows of one channel-study base: every channel scheme of its mark family, same questions."""
+    family = sorted(CHANNELS_OF_FAMILY)[index % len(CHANNELS_OF_FAMILY)]
+    kinds = [k for k in FAMILY_KINDS[family] if k in space.chart_kinds] or list(FAMILY_KINDS[family])
+    r = rng(key, "unit")
+    kind = kinds[int(r.integers(len(kinds)))]
+    # Every scheme must give each series a distinct value: no more series than the smallest pool.
+    limit = min(len(CHANNEL_POOLS[c]) for c in CHANNELS_OF_FAMILY[family])
+    unit = _unit_where(space, r, lambda u: u.num_series <= limit, kind=kind, mode="single", channels=("color",),
+                       form="box")
+    levels = channel_schemes(family, "single") + channel_schemes(family, "double")
+    questions = None
+    for channels in levels:
+        encodings = encodings_for(kind, family, "single" if len(channels) == 1 else "double", channels,
+                               len(unit.chart.encodings), rng(key, "encodings"))
+        level_unit = dataclasses.replace(unit, chart=unit.chart.replace(encodings=encodings), channels=channels,
+                                         encoding_mode="single" if len(channels) == 1 else "double")
+        level = "+".join(channels)
+        maker = RowMaker(level_unit, key, seed, study_factor="channel", study_level=level)
+        st = maker.state()
+        if questions is None:  # chosen once, on the first scheme: the same questions on every scheme
+            questions = _channel_questions(st, rng(key, "questions"))
+        for name, role, params in questions:
+            # Each scheme is its own base unit (a configuration-level variant); the matched set
+            # across schemes is (base_id, template), compared by study_level.
+            row = maker.row(f"{key}-{level}-{name}", st, name, params, group_id=f"{key}-{level}-{name}",
+                            chain_id=f"{key}-{level}", chain_role=role, intervention_family="configuration")
+            if row is not None:
+                yield row
+
+
+def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, dict]]:
+    labels = st.labels
+    a, b = labels[0], labels[1]
+    out = [("t1_label_to_visual", "parse", {"labels": [a]})]
+    if LEGEND_TEMPLATES.get("t2_bind_peak")().applies(st, "single"):
+        out.append(("t2_bind_peak", "bind", {"labels": [a]}))
+    point = {} if st.wedges else {"point": int(r.integers(len(st.categories)))}
+    out.append(("t2_value", "value", {"labels": [a], **point}))
+    out.append(("t3_compare", "reason", {"labels": [a, b], **point}))
+    return out
+
+
+def order_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
+    """N rotations x N targets of the rank question on one chart (every target at every position once)."""
+    kinds = [k for k in ORDER_KINDS if k in space.chart_kinds] or list(ORDER_KINDS)
+    kind = kinds[index % len(kinds)]
+    r = rng(key, "unit")
+    unit = _unit_where(space, r, lambda u: visual_ranks(RowMaker(u, key, seed).state()) is not None,
+                       kind=kind, mode="single", form="box")
+    maker = RowMaker(unit, key, seed, study_factor="order")
+    st = maker.state()
+    ranks = visual_ranks(st)
+    n = len(ranks)
+    aligned = sorted(range(n), key=lambda i: ranks[i])  # legend order mirrors visual rank
+    for k in range(n):
+        order = tuple(aligned[(p - k) % n] for p in range(n))
+        maker.study_level = f"rotation_{k}"
+        rotated = maker.state(unit.legend.replace(order=order))
+        for label in st.labels:
+            row = maker.row(f"{key}-r{k}-{st.item_of(label)}", rotated, "t3_rank", {"labels": [label]},
+                            group_id=f"{key}-{st.item_of(label)}", intervention="none" if k == 0 else "rotate_order",
+                            intervention_family="configuration", expected="base" if k == 0 else "preserve")
+            if row is not None:
+                yield row
+
+
+def visibility_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
+    """A one-label and a two-label question under full visibility and each occlusion policy."""
+    r = rng(key, "unit")
+    unit = _unit_where(space, r, lambda u: u.num_series >= 3, mode="single", form="box")
+    maker = RowMaker(unit, key, seed, study_factor="visibility", study_level="full")
+    st = maker.state()
+    for name in ("t2_value", "t3_compare"):
+        tpl = LEGEND_TEMPLATES.get(name)()
+        cands = tpl.candidates(st, rng(key, name))
+        if not cands:
+            continue
+        params = cands[int(rng(key, name, "pick").integers(len(cands)))]
+        maker.study_level = "full"
+        base = maker.row(f"{key}-{name}", st, tpl, params, group_id=f"{key}-{name}")
+        if base is None:
+            continue
+        yield base
+        for policy in VISIBILITY_POLICIES:
+            maker.study_level = policy
+            yield from group_rows(maker, base, tpl, params, [policy], rng)
+
+
+STUDIES: dict[str, Callable[..., Iterator[dict]]] = {
+    "channel": channel_rows, "order": order_rows, "visibility": visibility_rows}
+"""Study name (a preset config's ``study`` param) -> row generator of one base chart."""

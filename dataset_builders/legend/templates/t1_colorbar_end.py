@@ -1,0 +1,28 @@
+"""T1 colour bar: what value does one end of the colour bar stand for?"""
+
+from __future__ import annotations
+
+from . import legend_template
+from ._base import LegendTemplate, fmt
+
+
+@legend_template("t1_colorbar_end")
+class ColorbarEnd(LegendTemplate):
+    """Read a scale endpoint: the bar spans the data range, so its ends are the extremes."""
+
+    task_family, capability, answer_type = "T1", "guide_read", "number"
+    forms = ("colorbar",)
+    description = "What value does the top/bottom end of the colour bar stand for?"
+
+    def candidates(self, st, rng):
+        return [{"end": "top"}, {"end": "bottom"}]
+
+    def answer(self, st, params):
+        vals = st.all_values()
+        return fmt(float(vals.max() if params["end"] == "top" else vals.min()))
+
+    def text(self, st, params):
+        return f"What value does the {params['end']} end of the colour bar stand for?"
+
+    def evidence(self, st, params):
+        return ("legend/colorbar",)

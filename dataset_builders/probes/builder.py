@@ -1,0 +1,180 @@
+"""``chartprobe-probes``: ChartProbe's skill-targeted probes and held-out complex reasoning.
+
+Configs ``bar``, ``hbar``, ``pie``, ``shapes`` hold the probe bank (splits train /
+validation / test); ``cr_bar``, ``cr_pie``, ``cr_shapes`` hold complex-reasoning questions
+(test only) over further charts. Every chart is an *item*: it is sampled in a complexity
+tier (round-robin over simple / medium / complex), rendered once, and asked
+``probes_per_skill`` templates of each skill (the paper's nine probes per chart), or one
+held-out complex-reasoning template. Each row stores the recorded program and the spec,
+so its answer can be re-run and checked by anyone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ..core.rng import rng_for
+from ..release.dataset import (
+    GENERATOR_VERSION,
+    DatasetBuilder,
+    base_features,
+    dataset,
+)
+from ..release.preset import Preset
+from .card import probe_card
+from .domains import PROBE_DOMAINS, TIERS
+from .templates import TEMPLATES
+from .templates._base import SKILLS
+
+CITATION = """@article{chartprobe2026,
+  title   = {ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning},
+  year    = {2026}
+}"""
+
+PROBE_SKILLS = SKILLS[:3]
+
+
+def config_domain(config: str) -> tuple[str, bool]:
+    """(domain name, complex-reasoning?) of a config name: ``cr_pie`` -> ("pie", True)."""
+    held_out = config.startswith("cr_")
+    domain = config[3:] if held_out else config
+    if domain not in PROBE_DOMAINS:
+        raise ValueError(f"unknown probes config {config!r}; domains: {sorted(PROBE_DOMAINS)}")
+    return domain, held_out
+
+
+def eligible_templates(domain: str, held_out: bool) -> list[Any]:
+    """Template instances that can be asked in ``domain`` (sorted by id)."""
+    d = PROBE_DOMAINS[domain]
+    return [cls() for _, cls in TEMPLATES.items()
+            if cls.domain == d.template_domain and cls.held_out == held_out
+            and (d.template_domain != "chart" or domain in cls.kinds)]
+
+
+@dataset("probes")
+class ProbesDataset(DatasetBuilder):
+    """ChartProbe's probe bank over bar, hbar, pie and shape scenes, plus CR sets."""
+
+    title = "chartprobe-probes: atomic skill probes (ChartProbe)"
+    paper = "ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning"
+    citation = CITATION
+    license = "cc-by-4.0"
+    description = (
+        "Skill-targeted probes generated from the spec that renders each chart: perception "
+        "(geometry only, never reading a value or naming a category), grounding (label <-> "
+        "element binding, values of named elements, bounding boxes) and simple reasoning (one "
+        "operation over the values), on single-series bar, horizontal bar and pie charts and on "
+        "CLEVR-like shape scenes; plus held-out complex-reasoning questions over disjoint charts, "
+        "never to be used for training. Every answer is exact by construction.")
+
+    def features(self, config: str) -> Any:
+        from datasets import Sequence, Value
+
+        feats = base_features(chart_id="string", template_id="string", skill="string", tier="string",
+                              program="string", domain="string", chart_kind="string",
+                              n_marks="int32", held_out="bool")
+        feats["target_bbox"] = Sequence(Value("float64"), length=4)
+        return feats
+
+    def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
+        config_domain(config)
+        n = preset.configs[config].splits[split]
+        return [f"{config}-{split}-{i:05d}" for i in range(n)]
+
+    def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        domain_name, held_out = config_domain(config)
+        domain = PROBE_DOMAINS[domain_name]
+        tier = TIERS[int(key.rsplit("-", 1)[1]) % len(TIERS)]
+        spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out))
+        rendered = domain.render(spec)
+        view = domain.view(spec, rendered.boxes)
+        params = preset.params(config)
+        if held_out:  # one CR question per chart, templates rotated so every one is used
+            pool = eligible_templates(domain_name, True)
+            start = int(key.rsplit("-", 1)[1]) % len(pool)
+            questions = self._first(preset.seed, key, view, pool[start:] + pool[:start], 1)
+        else:
+            per_skill = int(params.get("probes_per_skill", 3))
+            pool = eligible_templates(domain_name, False)
+            questions = [q for skill in PROBE_SKILLS for q in self._pick(
+                preset.seed, key, view, [t for t in pool if t.skill == skill], per_skill, skill)]
+        spec_json = spec.to_json()
+        image = {"bytes": rendered.png, "path": None}
+        for q in questions:
+            yield {
+                "id": f"{key}-{q.template_id}", "chart_id": key, "image": image,
+                "question": q.question, "answer": q.answer, "answer_type": q.answer_type,
+                "template_id": q.template_id, "skill": q.skill, "tier": tier,
+                "target_bbox": list(q.target_bbox) if q.target_bbox else None,
+                "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,
+                "generator_version": GENERATOR_VERSION, "domain": domain_name,
+                "chart_kind": spec.kind, "n_marks": view.n, "held_out": held_out,
+            }
+
+    @classmethod
+    def _pick(cls, seed: int, key: str, view: Any, templates: list[Any], k: int, stream: str) -> list[Any]:
+        """Up to ``k`` questions from ``templates`` in an rng order, skipping degenerate ones."""
+        order = rng_for(seed, key, "templates", stream).permutation(len(templates))
+        return cls._first(seed, key, view, [templates[int(i)] for i in order], k)
+
+    @staticmethod
+    def _first(seed: int, key: str, view: Any, templates: list[Any], k: int) -> list[Any]:
+        """The first ``k`` non-degenerate questions of ``templates`` in the given order."""
+        out = []
+        for t in templates:
+            q = t.instantiate(view, rng_for(seed, key, t.name))
+            if q is not None:
+                out.append(q)
+                if len(out) == k:
+                    break
+        return out
+
+    def verify(self, built: dict[str, dict[str, Any]]) -> None:
+        """Charts of one domain never repeat a data table across splits or CR sets."""
+        seen: dict[tuple[str, str], str] = {}
+        for config, splits in built.items():
+            domain, _ = config_domain(config)
+            for split, ds in splits.items():
+                for chart_id, spec_json in set(zip(ds["chart_id"], ds["spec"])):
+                    table = json.dumps(_data_table(json.loads(spec_json)), sort_keys=True)
+                    where = f"{config}/{split}"
+                    other = seen.setdefault((domain, table), where)
+                    if other != where:
+                        raise ValueError(f"chart {chart_id} in {where} repeats a data table of {other}")
+
+    def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
+        return probe_card(built, eligible_templates)
+
+
+_SLOTS = {"train": 0, "validation": 1, "test": 2}
+"""Charts of different splits (and the CR sets, slot 3) live in disjoint hash classes of their
+data table, so no two splits can ever share a table, whatever the worker count."""
+_N_SLOTS = 4
+
+
+def _slot(split: str, held_out: bool) -> int:
+    return _N_SLOTS - 1 if held_out else _SLOTS.get(split, _N_SLOTS - 1)
+
+
+def table_slot(spec: Any) -> int:
+    """Hash class of a spec's data table (stable across processes: BLAKE2b of canonical JSON)."""
+    text = json.dumps(_data_table(spec.to_dict()), sort_keys=True)
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % _N_SLOTS
+
+
+def _sample_in_slot(domain: Any, seed: int, key: str, tier: str, slot: int) -> Any:
+    """Rejection-sample until the data table falls in the split's hash class (~4 draws;
+    sampling is cheap next to rendering)."""
+    for attempt in range(1000):
+        spec = domain.sample(rng_for(seed, key, "spec", attempt), tier)
+        if table_slot(spec) == slot:
+            return spec
+    raise RuntimeError(f"{key}: no data table in hash class {slot} after 1000 draws")
+
+
+def _data_table(spec: dict[str, Any]) -> Any:
+    """The part of a stored spec that is 'the data': chart data, or scene objects."""
+    return spec.get("data", spec.get("objects"))

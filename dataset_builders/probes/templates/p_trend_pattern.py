@@ -1,0 +1,26 @@
+"""P-TREND-PATTERN, a perception probe.
+
+The shape of the series in reading order: increasing, decreasing or fluctuating.
+
+The op rejects fewer than three marks and any adjacent pair that is a visual tie.
+"""
+
+from __future__ import annotations
+
+from . import (
+    _chart_ops,  # noqa: F401  (registers the op this template runs)
+    template,
+)
+from ._base import Template
+
+
+@template("P-TREND-PATTERN")
+class TrendPattern(Template):
+    skill = "perception"
+    answer_type = "label"
+    op = "trend"
+    description = "Whether mark sizes increase, decrease or fluctuate in reading order."
+    phrasings = (("Reading the {nouns} {along}, are their {sizes} increasing, decreasing or "
+                  "fluctuating? Answer increasing, decreasing or fluctuating."),
+                 ("Going {along}, do the {noun} {sizes} steadily increase, steadily decrease, or "
+                  "fluctuate? Answer increasing, decreasing or fluctuating."))

@@ -1,0 +1,220 @@
+"""Releases: build a dataset into a Hub-layout folder, hash it, and push it.
+
+A release folder looks exactly like a Hub dataset repo::
+
+    chartprobe-<name>/
+      README.md                                  # dataset card (YAML configs, features, provenance)
+      <config>/<split>-00000-of-00001.parquet    # images embedded as the datasets Image feature
+
+so ``load_dataset(folder, config, split=...)`` reads it offline exactly as
+``load_dataset("chartprobe/chartprobe-<name>", config, revision=tag)`` reads the Hub.
+
+Rows are produced through ``datasets.Dataset.from_generator`` over fixed-size shards of
+item keys; ``--num-proc`` only decides how many processes consume those shards, so the
+rows, their order and the content hash never depend on it. Everything is written into a
+temporary sibling folder and renamed into place, so a crash leaves no half release.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .card import write_card
+from .dataset import DATASETS, GENERATOR_VERSION
+from .preset import Preset, load_preset, preset_path
+
+__all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash"]
+
+MAX_SHARD_BYTES = 500 * 1024 * 1024
+"""Parquet files are split so that none holds more than this much Arrow data."""
+
+
+class ReleaseError(RuntimeError):
+    """A release cannot be built or written."""
+
+
+@dataclass(frozen=True)
+class ReleaseInfo:
+    """What a finished build produced."""
+
+    path: Path
+    content_hash: str
+    num_rows: dict[str, dict[str, int]]
+
+
+def _generate(shards: list[list[str]], dataset: str, config: str, split: str, preset_json: str):
+    """Generator run by ``Dataset.from_generator`` (top level so worker processes can pickle it)."""
+    preset = _preset_from_json(preset_json)
+    builder = DATASETS.get(dataset)()
+    for shard in shards:
+        for key in shard:
+            yield from builder.build_item(preset, config, split, key)
+
+
+def _preset_from_json(text: str) -> Preset:
+    from .preset import ConfigPreset
+
+    raw = json.loads(text)
+    raw["configs"] = {k: ConfigPreset(**v) for k, v in raw["configs"].items()}
+    return Preset(**raw)
+
+
+def _build_split(builder, preset: Preset, config: str, split: str, num_proc: int, cache_dir: Path):
+    from datasets import Dataset
+    from datasets.exceptions import DatasetGenerationError
+
+    keys = builder.item_keys(preset, config, split)
+    shards = [keys[i:i + preset.shard_size] for i in range(0, len(keys), preset.shard_size)]
+    if not shards:
+        return Dataset.from_dict({}, features=builder.features(config))
+    gen_kwargs = {"shards": shards, "dataset": builder.name, "config": config, "split": split,
+                  "preset_json": preset.to_json()}
+    try:
+        return Dataset.from_generator(
+            _generate, features=builder.features(config), gen_kwargs=gen_kwargs,
+            num_proc=min(num_proc, len(shards)) if num_proc > 1 else None,
+            cache_dir=str(cache_dir), split=split)
+    except DatasetGenerationError as exc:  # surface the builder's own error, not the wrapper
+        cause = exc.__cause__ or exc
+        raise ReleaseError(f"building {builder.name} {config}/{split} failed: "
+                           f"{type(cause).__name__}: {cause}") from exc
+
+
+def content_hash(release: dict[str, dict[str, Any]]) -> str:
+    """SHA-256 over every row of every config/split, in order, images as their own hashes.
+
+    It hashes content, not files, so parquet encoder details never change it.
+    """
+    h = hashlib.sha256()
+    for config in sorted(release):
+        for split in sorted(release[config]):
+            ds = release[config][split]
+            h.update(f"{config}/{split}/{len(ds)}\n".encode())
+            for batch in ds.data.to_batches():
+                for row in batch.to_pylist():
+                    h.update(_row_digest(row))
+    return h.hexdigest()
+
+
+def _row_digest(row: dict[str, Any]) -> bytes:
+    def plain(v):
+        if isinstance(v, dict) and "bytes" in v:  # an Image cell: hash its bytes
+            return hashlib.sha256(v["bytes"] or b"").hexdigest()
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        if isinstance(v, bytes):
+            return hashlib.sha256(v).hexdigest()
+        return v
+
+    text = json.dumps({k: plain(v) for k, v in row.items()}, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _write_parquet(ds, folder: Path, config: str, split: str) -> list[str]:
+    n = max(1, math.ceil(ds.data.nbytes / MAX_SHARD_BYTES))
+    (folder / config).mkdir(parents=True, exist_ok=True)
+    names = []
+    for i in range(n):
+        rel = f"{config}/{split}-{i:05d}-of-{n:05d}.parquet"
+        ds.shard(n, i, contiguous=True).to_parquet(str(folder / rel))
+        names.append(rel)
+    return names
+
+
+def build_release(name: str, out_root: str | Path, preset: str | Path = "small", *,
+                  num_proc: int = 1, seed: int | None = None, overwrite: bool = False,
+                  command: str | None = None, progress: bool = False) -> ReleaseInfo:
+    """Build dataset ``name`` with a preset (bundled name or YAML path) into ``out_root``.
+
+    Returns the release path, its content hash and row counts. The folder is
+    ``out_root/chartprobe-<name>``; an existing one is replaced only with ``overwrite``.
+    """
+    builder = DATASETS.get(name)()
+    source = Path(preset) if str(preset).endswith((".yaml", ".yml")) else preset_path(name, str(preset))
+    recipe = load_preset(source)
+    if recipe.dataset != name:
+        raise ReleaseError(f"preset {source} is for dataset {recipe.dataset!r}, not {name!r}")
+    if seed is not None:
+        recipe = Preset(**{**recipe.__dict__, "seed": seed})
+    if num_proc < 1:
+        raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
+    out_root = Path(out_root)
+    final = out_root / builder.repo_name
+    if final.exists() and not overwrite:
+        raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
+    out_root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{builder.repo_name}.tmp-", dir=out_root))
+    try:
+        info = _build_into(builder, recipe, tmp, num_proc, command, progress)
+        _swap_into_place(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return ReleaseInfo(path=final, content_hash=info[0], num_rows=info[1])
+
+
+def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None, progress: bool):
+    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
+
+    # datasets' own row-count bar is the useful one while generating; its per-file parquet
+    # bars are noise, and --quiet silences everything.
+    was_enabled = is_progress_bar_enabled()
+    try:
+        if not progress:
+            disable_progress_bar()
+        return _build_splits_and_card(builder, recipe, tmp, num_proc, command, progress)
+    finally:
+        if was_enabled:
+            enable_progress_bar()
+
+
+def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None,
+                           progress: bool):
+    from datasets.utils.logging import disable_progress_bar
+    from tqdm.auto import tqdm
+
+    release_dir = tmp / "release"
+    cache_dir = tmp / "cache"
+    built: dict[str, dict[str, Any]] = {}
+    steps = [(c, s) for c, cp in recipe.configs.items() for s in cp.splits]
+    for config, split in tqdm(steps, desc=f"building {builder.repo_name}", unit="split",
+                              disable=not progress):
+        built.setdefault(config, {})[split] = _build_split(builder, recipe, config, split,
+                                                           num_proc, cache_dir)
+    try:
+        builder.verify(built)
+    except ValueError as exc:
+        raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
+    digest = content_hash(built)
+    disable_progress_bar()
+    files = {c: {s: _write_parquet(ds, release_dir, c, s) for s, ds in splits.items()}
+             for c, splits in built.items()}
+    num_rows = {c: {s: len(ds) for s, ds in splits.items()} for c, splits in built.items()}
+    write_card(release_dir, builder, recipe, built, files, digest,
+               command=command or f"chartprobe build {builder.name} --preset {recipe.preset}",
+               generator_version=GENERATOR_VERSION)
+    for rel, payload in builder.card_files(built).items():
+        target = (release_dir / rel).resolve()
+        if release_dir.resolve() not in target.parents:  # a builder bug must not write elsewhere
+            raise ReleaseError(f"card file {rel!r} escapes the release folder")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(payload)
+    built.clear()  # drop the memory-mapped datasets before their cache folder is deleted
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    return digest, num_rows
+
+
+def _swap_into_place(tmp: Path, final: Path) -> None:
+    """Rename the finished release over ``final``; the old one is removed only afterwards."""
+    if final.exists():  # park the old release inside tmp, which is deleted last
+        os.replace(final, tmp / "previous")
+    os.replace(tmp / "release", final)
+    shutil.rmtree(tmp, ignore_errors=True)

@@ -1,1 +1,0 @@
-"""Probe templates, one file each, registered with ``@template("<ID>")``."""
