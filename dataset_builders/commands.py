@@ -115,7 +115,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("render", help="render a spec JSON file (any spec kind) to PNG")
-    r.add_argument("spec", help="spec JSON of any kind (chart or shape scene), as stored in every row's `spec` column")
+    r.add_argument("spec", help="spec JSON of any kind (chart or shape scene), as stored in a row's "
+                                "`spec` column (judge rows: `spec_better`, `spec_candidate`...)")
     r.add_argument("--out", required=True, help="PNG file to write")
     r.add_argument("--boxes", help="also write element bounding boxes as JSON here")
     r.set_defaults(func=cmd_render)

@@ -1,4 +1,4 @@
-"""The evaluation subcommands of ``chartprobe``: ``tasks-path``, ``eval``, ``score``, ``report``, ``validate``.
+"""The evaluation subcommands of ``chartprobe``: tasks-path, eval, score, report, validate.
 
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...>      (adds --include_path for you)
@@ -6,8 +6,9 @@
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
-``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its subparsers. ``validate``
-exits 1 when a validity check fails (argument and data errors stay 2, as elsewhere).
+``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its
+subparsers. ``validate`` exits 1 when a validity check fails (argument and data errors stay 2,
+as elsewhere).
 """
 
 from __future__ import annotations

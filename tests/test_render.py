@@ -9,11 +9,11 @@ import sys
 
 import pytest
 from chartprobe.dataset_builders.core.charts._base import SampleConfig
+from chartprobe.dataset_builders.core.fields import THEMES
 from chartprobe.dataset_builders.core.registry import Registry, RegistryError
 from chartprobe.dataset_builders.core.render import Rendered, render, sample_spec
 from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import (
-    THEMES,
     AxesSpec,
     ChartSpec,
     DataTable,

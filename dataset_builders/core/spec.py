@@ -31,28 +31,11 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any
 
-from .fields import (
-    HATCHES,
-    LEGEND_FORMS,
-    LEGEND_POSITIONS,
-    LINE_STYLES,
-    MARKERS,
-    SCALES,
-    SPEC_VERSION,
-    THEMES,
-    SpecError,
-)
+from .fields import SPEC_VERSION, SpecError
 from .validation import validate_spec
 
 __all__ = [
-    "HATCHES",
-    "LEGEND_FORMS",
-    "LEGEND_POSITIONS",
-    "LINE_STYLES",
-    "MARKERS",
-    "SCALES",
     "SPEC_VERSION",
-    "THEMES",
     "AxesSpec",
     "ChartSpec",
     "DataTable",

@@ -174,7 +174,8 @@ def _resolution_rows(base: dict, members: list[Member]) -> Iterator[dict]:
     png = render(recon.spec).png
     for scale in RESOLUTION_SCALES:
         degradation = "" if scale == 1.0 else f"bicubic:{scale:g}"
-        yield _row(base, recon, degrade(png, degradation), f"reconstruction-{int(scale * 100)}", scale, degradation)
+        yield _row(base, recon, degrade(png, degradation), f"reconstruction-{int(scale * 100)}",
+                   scale, degradation)
 
 
 _ROW_MAKERS: dict[str, Callable[[dict, list[Member]], Iterator[dict]]] = {"resolution": _resolution_rows}

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from ..core.charts import CHARTS
+from ..core.fields import THEMES
 from ..core.spec import (
-    THEMES,
     AxesSpec,
     ChartSpec,
     DataTable,

@@ -3,9 +3,11 @@
 A builder turns a preset (``configs/<name>-<preset>.yaml``) into rows. It never writes
 files: ``hub.py`` owns releases. Every benchmark package registers its builder in its own
 ``builder.py`` with ``@dataset("<name>")``; :data:`DATASETS` finds them by that convention
-(``dataset_builders/<package>/builder.py``), so this layer names no benchmark. Work is split into *items* (a chart, a family, a
-group...), each identified by a stable key, so that any process can build any item
-from ``(seed, key)`` alone and the release does not depend on the number of workers.
+(``dataset_builders/<package>/builder.py``), so this layer names no benchmark.
+
+Work is split into *items* (a chart, a family, a group...), each identified by a stable key,
+so that any process can build any item from ``(seed, key)`` alone and the release does not
+depend on the number of workers.
 """
 
 from __future__ import annotations
