@@ -14,6 +14,8 @@ import unicodedata
 from collections import deque
 from collections.abc import Mapping, Sequence
 
+from .answer_words import MONTH_ALIASES, is_hedge, last_number_words
+
 Aliases = Mapping[str, Sequence[str]] | None
 ABSTAIN_NORMALIZED = "i don't know"
 
@@ -38,6 +40,7 @@ _BUILTIN_ALIASES: dict[str, tuple[str, ...]] = {
     "south korea": ("korea republic of", "republic of korea"),
     "european union": ("eu",),
     "gray": ("grey",),  # colour probes answer with the US spelling
+    **MONTH_ALIASES,
 }
 
 
@@ -94,8 +97,8 @@ _NUMBER = re.compile(
 _MULTIPLIER = {"%": 0.01, "percent": 0.01, "k": 1e3, "thousand": 1e3, "m": 1e6,
                "million": 1e6, "mn": 1e6, "mln": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9,
                "t": 1e12, "tn": 1e12, "trillion": 1e12}
-_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
-_WORD_RE = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_WORKING = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")  # "20 (67 - 47)": the value, not its working
+_YEAR_CONTEXT = re.compile(r"\b(?:in|for|during|by|since|as of|of)\s+[12]\d{3}(?!\d)", re.IGNORECASE)
 
 
 def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
@@ -105,20 +108,34 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def parse_number(text: str) -> tuple[float, float] | None:
-    """Last number in ``text`` as ``(canonical, alternative)`` readings, either of which may match.
+    """The number an answer gives, as ``(canonical, alternative)`` readings, either of which may match.
 
     Magnitude words are applied in the canonical reading: "1.4 billion" -> (1.4e9, 1.4); a percentage
     stays a percentage: "27 percent" -> (27, 0.27). "1,234" -> 1234; "$3.5" -> 3.5; "-4.2" -> -4.2.
-    Falls back to the last number word zero..twenty. None if nothing finite is found.
+    The value comes before its working ("20 (67 - 47)" -> 20) and before a year that only dates it
+    ("95 in 2018" -> 95); otherwise the last number counts. Spelled-out numbers are read when no digit
+    is given ("twenty-one" -> 21). None if nothing finite is found, or if the answer hedges between
+    candidates ("either 0 or 41", "3 or 4").
     """
-    last = last_match(_NUMBER, text)
-    if last is None:
-        words = _WORD_RE.findall(text)
-        return (float(_WORDS.index(words[-1].lower())),) * 2 if words else None
-    value = float(last["num"].replace(",", "") + (last["exp"] or ""))
-    if last["sign"] in ("-", "−") or last["sign2"]:
+    bare = _WORKING.sub(" ", text)
+    bare = bare if _NUMBER.search(bare) else text
+    dated = _YEAR_CONTEXT.sub(" ", bare)
+    bare = dated if _NUMBER.search(dated) else bare
+    found = list(_NUMBER.finditer(bare))
+    if not found:
+        value = last_number_words(bare)
+        return None if value is None else (value, value)
+    readings = [_reading(m) for m in found]
+    if is_hedge(bare, [r for r in readings if r is not None]):
+        return None
+    return readings[-1]
+
+
+def _reading(m: re.Match[str]) -> tuple[float, float] | None:
+    value = float(m["num"].replace(",", "") + (m["exp"] or ""))
+    if m["sign"] in ("-", "−") or m["sign2"]:
         value = -value
-    multiplier = _MULTIPLIER.get(re.sub(r"\s+", "", last["suf"] or "").lower(), 1.0)
+    multiplier = _MULTIPLIER.get(re.sub(r"\s+", "", m["suf"] or "").lower(), 1.0)
     scaled = value * multiplier
     if not (math.isfinite(value) and math.isfinite(scaled)):
         return None

@@ -29,6 +29,7 @@ from .answer_parsing import (
     parse_bbox,
     parse_number,
 )
+from .answer_words import decision, is_hedge, same_inflected
 
 __all__ = ["ABSTAIN_NORMALIZED", "MATCHERS", "Matcher", "Outcome", "is_abstention", "matcher"]
 TEXT_CORRECT_THRESHOLD = 0.5  # text: correct iff RapidFuzz ratio / 100 >= this
@@ -111,16 +112,21 @@ class YearMatcher(Matcher):
 
     def normalize(self, text, aliases=None):
         years = YEAR_RE.findall(text)
-        return years[-1] if years else None
+        return None if not years or is_hedge(text, years) else years[-1]
 
 
 @matcher("label")
 class LabelMatcher(Matcher):
-    """Exact equality of :func:`label_key` (case/space/punctuation-insensitive, aliases)."""
+    """Exact equality of :func:`label_key` (case/space/punctuation-insensitive, aliases, inflections)."""
 
     def normalize(self, text, aliases=None):
         key = label_key(re.sub(r"\s*\([^()]*\)\s*$", "", text), aliases)
         return key or None
+
+    def match(self, pred, gold, aliases=None):
+        p, g = self.normalize(pred, aliases), self.normalize(gold, aliases)
+        ok = p is not None and g is not None and (p == g or same_inflected(p, g))
+        return Outcome(float(ok), ok, p)
 
 
 @matcher("list")
@@ -143,19 +149,21 @@ class ListMatcher(Matcher):
         return Outcome(recall, p == g and normalized is not None, normalized)
 
 
-_YES, _NO = {"yes", "true"}, {"no", "false"}
+_YES = frozenset({"yes", "true", "correct", "yeah", "yep"})
+_NO = frozenset({"no", "false", "incorrect", "nope"})
+_BOOL_PHRASES = {"i dont think so": "neg", "i do not think so": "neg", "i think so": "pos"}
 
 
 @matcher("bool")
 class BoolMatcher(Matcher):
-    """yes/true/y vs no/false/n as whole words; an answer containing both families is unparsable."""
+    """yes/true/y vs no/false/n as whole words, negation-aware ("not true" is no); both is unparsable."""
 
     def normalize(self, text, aliases=None):
-        words = set(LEAD_IN.sub("", norm_text(text), count=1).split())
-        if words in ({"y"}, {"n"}):
-            return "yes" if words == {"y"} else "no"
-        yes, no = bool(words & _YES), bool(words & _NO)
-        return None if yes == no else ("yes" if yes else "no")
+        words = LEAD_IN.sub("", norm_text(text), count=1).split()
+        if words in (["y"], ["n"]):
+            return "yes" if words == ["y"] else "no"
+        verdict = decision(words, _YES, _NO, _BOOL_PHRASES)
+        return None if verdict is None else ("yes" if verdict == "pos" else "no")
 
 
 @matcher("bbox")
@@ -172,7 +180,8 @@ class BBoxMatcher(Matcher):
         return Outcome(score, score >= BBOX_IOU_THRESHOLD, self.normalize(pred))
 
 
-_VERDICT = re.compile(r"\b(accept|reject)(?:s|ed|ing|ion|ance|able)?\b", re.IGNORECASE)
+_ACCEPT = frozenset({"accept", "accepts", "accepted", "accepting", "acceptance", "acceptable"})
+_REJECT = frozenset({"reject", "rejects", "rejected", "rejecting", "rejection", "unacceptable"})
 _LETTER = re.compile(
     r"^\(?([a-h])\)?(?:[.:)]|\s*$)"  # "A", "(a)", "B.", "C) 42%"
     r"|\b(?:option|choice|answer|letter)\s*(?:is\s*)?\(?([a-h])\)?(?![\w'])"  # "Option A", "answer is (c)"
@@ -190,13 +199,15 @@ class ChoiceMatcher(Matcher):
 
     @staticmethod
     def _verdict(text: str) -> str | None:
-        found = {m.lower() for m in _VERDICT.findall(text)}
-        return found.pop() if len(found) == 1 else None
+        """accept/reject, negation-aware ("I would not accept this" rejects)."""
+        verdict = decision(norm_text(text).split(), _ACCEPT, _REJECT)
+        return None if verdict is None else ("accept" if verdict == "pos" else "reject")
 
     @staticmethod
     def _letter(text: str) -> str | None:
-        m = _LETTER.search(text.strip())
-        return next(x for x in m.groups() if x).upper() if m else None
+        """The chosen letter; None when the answer hedges between letters ("A or B")."""
+        found = [next(x for x in m.groups() if x).upper() for m in _LETTER.finditer(text.strip())]
+        return None if not found or is_hedge(text, found) else found[0]
 
     def match(self, pred, gold, aliases=None):
         g = self._verdict(gold) or self._letter(gold)

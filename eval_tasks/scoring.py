@@ -2,30 +2,38 @@
 
 Pipeline (DESIGN.md "Scoring and metrics"):
 
-1. :func:`extract_answer` pulls the final answer out of raw model output.
+1. :func:`extract_answer` pulls the final answer out of raw model output: reasoning blocks
+   (``<think>``, ``<reasoning>``... and "Thought:" preambles) first go, then ``<answer>`` tags,
+   ``\\boxed{}``, ``[Answer]:``, "Final Answer:", "Answer:" in that precedence, else the last line.
 2. Abstention detection: a prediction in the "I don't know" family is ``abstained``; for every type
    except ``abstain`` it is simply wrong (not a parse failure) unless the gold itself is such a phrase.
 3. The matcher registered for ``answer_type`` (see :mod:`chartprobe.eval_tasks.matchers`) normalizes and compares.
 
 Rules per type (details in the matcher docstrings):
 
-- number: last number in the answer; ``1,234``, ``12%``, ``27 percent``, ``$3.5``, ``-4.2``, ``1e6``,
-  ``1.4 billion``/``million``/``thousand``/``k``/``M``/``bn``/``B``/``T``, number words zero..twenty.
+- number: the number the answer gives (the last one; a value before its working, "20 (67 - 47)",
+  and before a year that dates it, "95 in 2018"); ``1,234``, ``12%``, ``27 percent``, ``$3.5``,
+  ``-4.2``, ``1e6``, ``1.4 billion``/``million``/``thousand``/``k``/``M``/``bn``/``B``/``T``, number
+  words ("twenty-one", "one hundred and five"). An answer hedging between candidates ("either 0 or
+  41") is unparsable, so wrong.
   Correct within ±5% relative (|diff| <= 1e-9 when gold is 0). Both the scaled and the bare value of
   each side are tried, so "1.4 billion" matches gold "1.4" and "1400000000"; "12%" matches 12 and 0.12.
 - integer / count: same parsing, exact equality of an integral value ("12.0" == "twelve" == "12").
-- year: last 4-digit year (1000-2999), exact: "2008" vs "2010" is wrong.
+- year: last 4-digit year (1000-2999), exact: "2008" vs "2010" is wrong; "2018 or 2019" is unparsable.
 - label: casefold/space/punctuation-insensitive exact equality after removing "the answer is"-style
   lead-ins, a leading "the" and a trailing parenthetical; built-in aliases (usa/us/united states, uk/
-  united kingdom, ...) plus caller ``aliases`` {canonical: [variants]}. No substring/suffix matching
-  ("East Asia" is not "Asia").
+  united kingdom, ..., month names and abbreviations) plus caller ``aliases`` {canonical: [variants]};
+  the last word may differ by a simple inflection ("outlined" ~ "outline", "circles" ~ "circle"). No
+  substring/suffix matching ("East Asia" is not "Asia").
 - list: gold is a JSON array; prediction is JSON or free text split on , ; newlines and " and "/"&"
   (not splitting pieces that are gold items). Items compared as labels (numeric items as numbers).
   score = recall of gold items; correct = the prediction's item set equals the gold set.
-- bool: yes/true/y vs no/false/n; containing both families ("yes or no") is a parse failure.
+- bool: yes/true/y vs no/false/n, negation-aware ("Not true" is no, "not false" yes); containing both
+  verdicts ("yes or no") is a parse failure.
 - bbox: last 4 numbers, [0,1] as is, else all in [0,1000] divided by 1000 (Qwen); score = IoU,
   correct iff IoU >= 0.5.
-- choice: letters A-H ("(A)", "Option A", "A.") or accept/reject (any inflection); exact.
+- choice: letters A-H ("(A)", "Option A", "A.") or accept/reject (any inflection, negation-aware:
+  "I would not accept this" rejects); "A or B" is unparsable; exact.
 - abstain: correct iff the prediction is in the abstention family.
 - text: RapidFuzz ``fuzz.ratio`` of normalized strings / 100; correct iff score >= 0.5.
 
@@ -73,10 +81,16 @@ class Score:
     abstained: bool
 
 
-_THINK_CLOSE = re.compile(r"(?s:.*)</think\s*>", re.IGNORECASE)  # greedy prefix: finds the last one fast
-_THINK_OPEN = re.compile(r"\A\s*<think\s*>", re.IGNORECASE)
+_REASONING = r"(?:think|thinking|reasoning|thought|analysis)"
+_REASONING_CLOSE = re.compile(rf"(?s:.*)</{_REASONING}\s*>", re.IGNORECASE)  # greedy: the last one, fast
+_REASONING_OPEN = re.compile(rf"\A\s*<{_REASONING}\s*>", re.IGNORECASE)
+_PREAMBLE = re.compile(r"\A\s*(?:thought|thinking|reasoning)\s*[:：]", re.IGNORECASE)  # "Thought: ..." first line
 _ANSWER_TAG = re.compile(r"<answer\s*>(.*?)(?:</answer\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+_FIELD = re.compile(r"\[\s*answer\s*\]\s*(?:\*\*|__)?\s*[:：]", re.IGNORECASE)  # "[Answer]: ..."
+_FINAL = re.compile(r"\bfinal\s+answer\s*(?:\*\*|__)?\s*[:：]", re.IGNORECASE)
 _MARKER = re.compile(r"\banswer\s*(?:\*\*|__)?\s*[:：]", re.IGNORECASE)
+_NEXT_FIELD = re.compile(r"\[\s*\w+\s*\]\s*[:：]|\n\s*(?:reason|rationale|explanation|justification)\b\s*[:：]"
+                         r"|\n\s*\n", re.IGNORECASE)  # "[Reason]: ..." inline or below, or a blank line
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>")
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _QUOTES = "\"'“”‘’«»`"
@@ -85,7 +99,7 @@ _QUOTES = "\"'“”‘’«»`"
 def _clean(answer: str) -> str:
     """Strip whitespace, markdown bold/backticks, surrounding quotes, a bullet and a trailing period."""
     answer = answer[-ANSWER_MAX_CHARS:].replace("**", "").replace("`", "").strip()
-    boxed = last_match(_BOXED, answer)
+    boxed = last_match(_BOXED, answer)  # "<answer>\\boxed{5}</answer>", "Answer: $\\boxed{5}$"
     if boxed is not None:
         answer = boxed.group(1)
     for _ in range(3):
@@ -96,29 +110,46 @@ def _clean(answer: str) -> str:
     return answer.strip()
 
 
+def _after(marker: re.Match[str], text: str) -> str:
+    """The answer a marker introduces: up to the next field ("[Reason]:") or blank line."""
+    rest = text[marker.end():].strip()
+    cut = _NEXT_FIELD.search(rest)
+    return rest[: cut.start()] if cut else rest
+
+
 def extract_answer(text: str) -> str:
     """Return the final answer string from raw model output.
 
-    Order: drop reasoning up to the last ``</think>`` (an unclosed leading ``<think>`` block counts as
-    reasoning: then only an explicit marker below can supply the answer, else ""); then the content of
-    the last ``<answer>...</answer>`` (closing tag optional); else the first paragraph after the last
-    "Final Answer:"/"Answer:" (case-insensitive); else the last non-empty line. The result is stripped
-    of quotes, markdown bold/backticks, ``\\boxed{}`` and a trailing period.
+    Reasoning goes first: everything up to the last closing ``</think>`` (also ``</thinking>``,
+    ``</reasoning>``, ``</thought>``, ``</analysis>``) is dropped, and output that opens a reasoning
+    block it never closes yields an answer only through an explicit marker, and a "Thought:" preamble
+    line is never the answer itself. Then, in this precedence, each taking its last occurrence: the
+    ``<answer>...</answer>`` tag (closing tag optional), ``\\boxed{...}``, the ``[Answer]:`` field,
+    "Final Answer:", "Answer:" (each up to the next field such as ``[Reason]:`` or a blank line); else
+    the last non-empty line. The result is stripped of quotes, markdown bold/backticks and a
+    trailing period.
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
-    closed = _THINK_CLOSE.match(text)
-    needs_marker = closed is None and _THINK_OPEN.match(text[:256]) is not None
+    closed = _REASONING_CLOSE.match(text)
+    needs_marker = closed is None and _REASONING_OPEN.match(text[:256]) is not None
+    preamble = _PREAMBLE.match(text[:256]) is not None
     text = _SPECIAL_TOKEN.sub("", (text[closed.end():] if closed else text)[-SEARCH_WINDOW:])
     tag = last_match(_ANSWER_TAG, text)
     if tag is not None:
         return _clean(tag.group(1))
-    marker = last_match(_MARKER, text)
-    if marker is not None:
-        return _clean(re.split(r"\n\s*\n", text[marker.end():].strip(), maxsplit=1)[0])
+    boxed = last_match(_BOXED, text)
+    if boxed is not None:
+        return _clean(boxed.group(1))
+    for pattern in (_FIELD, _FINAL, _MARKER):
+        marker = last_match(pattern, text)
+        if marker is not None:
+            return _clean(_after(marker, text))
     if needs_marker:
         return ""
     lines = [line for line in text[-ANSWER_MAX_CHARS:].splitlines() if line.strip()]
+    if preamble and _PREAMBLE.match(lines[-1] if lines else ""):
+        return ""
     return _clean(lines[-1]) if lines else ""
 
 

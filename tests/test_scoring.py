@@ -134,7 +134,7 @@ CASES = [
     ("choice-accepted", "accepted", "Accept", "choice", True, 1.0, False),
     ("choice-reject-it", "I would reject it", "Reject", "choice", True, 1.0, False),
     ("choice-accept-vs-reject", "Accept", "Reject", "choice", False, 0.0, False),
-    ("choice-unacceptable-is-not-accept", "unacceptable", "Accept", "choice", False, 0.0, True),
+    ("choice-unacceptable-is-reject", "unacceptable", "Accept", "choice", False, 0.0, False),
     ("choice-both-verdicts", "accept or reject", "Reject", "choice", False, 0.0, True),
     ("choice-article-not-letter", "A bar chart", "A", "choice", False, 0.0, True),
     # ---- abstain
@@ -339,3 +339,14 @@ def test_scoring_property_answer_like_text(answer_type, prediction):
     result = score_answer(prediction, GOLDS.get(answer_type, "42"), answer_type)
     assert 0.0 <= result.score <= 1.0
     assert result.abstained or result.parse_failed or result.normalized
+
+
+@pytest.mark.parametrize("answer_type", ANSWER_TYPES)
+def test_card_scoring_rule_is_the_matcher_docstring(answer_type):
+    """Cards quote ``core.answer_types.SCORING_RULES``; it must say what the matcher does."""
+    import re
+
+    from chartprobe.eval_tasks.scoring import scoring_rule
+
+    doc = (type(MATCHERS[answer_type]).__doc__ or "").strip().splitlines()[0]
+    assert scoring_rule(answer_type) == re.sub(r":\w+:`([^`]+)`", r"\1", doc)

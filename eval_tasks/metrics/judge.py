@@ -33,18 +33,13 @@ __all__ = [
 ]
 
 CPA_OUTCOMES = ("correct", "consistent_wrong", "bias_a", "bias_b", "parse_fail")
-_FIELD = re.compile(r"\[?\banswer\b\]?\s*(?:\*\*)?\s*[:：]\s*(.*?)(?:\[?\breason\b\]?\s*[:：]|\n\s*\n|$)",
-                    re.IGNORECASE | re.DOTALL)
 _IMAGE_WORD = re.compile(r"^\s*(?:the\s+)?(?:image|chart|figure)\s*", re.IGNORECASE)
 
 
 def _answer_field(text: str) -> str:
-    """The paper's ``[Answer]: ...`` field (the last one), else the generic extracted answer."""
-    text = text if isinstance(text, str) else ""
-    found = list(_FIELD.finditer(text[-65536:]))
-    if found and found[-1].group(1).replace("*", "").strip():
-        return found[-1].group(1).replace("*", "").strip()
-    return extract_answer(text)
+    """The paper's ``[Answer]: ...`` field, read by the shared extractor: reasoning blocks
+    (``<think>...</think>``) that mention either verdict are dropped first."""
+    return extract_answer(text if isinstance(text, str) else "")
 
 
 def parse_choice(text: str) -> str | None:
