@@ -120,6 +120,38 @@ def test_memorizing_agent_gets_full_oa_and_cva_equal_to_unchanged_share(release_
     assert utils.rvc_p(items) < 0.05
 
 
+def test_small_n_sign_flip_p_is_exact_and_shared_with_lm_eval():
+    """16 families: exact p = 2 / 2^16 (a 9,999-resample p could not go below 1e-4), and lm-eval's
+    ``rvc_p`` and ``chartprobe score``'s summary print the same value."""
+    failing = [r for i in range(16) for r in _family(f"f{i}", True, True, [False] * 10)]
+    p = fm.sign_flip_test(failing)
+    assert p == pytest.approx(2 / 2 ** 16)
+    from chartprobe.eval_tasks.suites import suite_for_release
+
+    assert _utils().rvc_p([fm.to_item(r) for r in failing]) == pytest.approx(p)
+    assert suite_for_release("families").summarize(failing)["RVC_p"] == pytest.approx(p)
+    many = [r for i in range(40) for r in _family(f"m{i}", True, True, [False] * 10)]
+    assert _utils().rvc_p([fm.to_item(r) for r in many]) == suite_for_release("families").summarize(many)["RVC_p"]
+
+
+def test_resolution_rows_scored_with_the_families_task_are_not_extra_reconstructions(release_root, tmp_path):
+    """Issue: scoring chartprobe_families_resolution with chartprobe_families counted the 100/75/50%
+    rescaled reconstructions as reconstructions (RA 0.156 instead of 0.625)."""
+    from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
+    from chartprobe.eval_tasks.results import score_samples
+
+    rows = load_release_rows(release_root / "chartprobe-families")
+    main, res = rows[("all", "test")], rows[("resolution", "test")]
+    # Right on originals and reconstructions, wrong on variants; wrong on every rescaled copy.
+    right = [r["answer"] if r["role"] != "variant" else "no idea" for r in main]
+    folder = tmp_path / "model"
+    write_samples(folder, "chartprobe_families", main, [f"<answer>{a}</answer>" for a in right])
+    write_samples(folder, "chartprobe_families_resolution", res, ["<answer>no idea</answer>"] * len(res))
+    summary = score_samples([folder])["models"]["model"]["suites"]["families"]
+    assert summary["RA"] == 1.0 and summary["OA"] == 1.0 and summary["VA"] == 0.0
+    assert summary["RVC_R"] == -100.0 and summary["n"] == len(main)
+
+
 class _JudgeHandler(BaseHTTPRequestHandler):
     requests: ClassVar[list] = []
 

@@ -130,11 +130,21 @@ def update_outcomes(records: Iterable[Record]) -> dict[str, float | int | None]:
     return {**{k: (c / n if n else None) for k, c in counts.items()}, "n": n}
 
 
-def sign_flip_test(records: Iterable[Record], n_resamples: int = 9999, seed: int = 0) -> float | None:
+SIGN_FLIP_RESAMPLES = 9_999
+"""Resamples of the sign-flip test (the paper's count), shared by lm-eval's ``rvc_p``, ``chartprobe
+score`` and ``report`` so that they print one p-value."""
+SIGN_FLIP_EXACT_MAX = 16
+"""Up to this many families the test enumerates all 2^n sign patterns (65,536 at most, < 1 s): an exact
+p-value, which a resampled one (floored at 1/(resamples + 1)) cannot give for small n."""
+
+
+def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAMPLES,
+                   seed: int = 0) -> float | None:
     """Two-sided paired sign-flip permutation p-value for OA→VA over families.
 
     Per family d_i = (mean variant correctness) − (original correctness); under H0 each d_i
-    is symmetric about 0, so its sign is flipped at random (exact when 2^n ≤ n_resamples).
+    is symmetric about 0, so its sign is flipped at random; exact for n ≤ ``SIGN_FLIP_EXACT_MAX``
+    families (or when 2^n ≤ ``n_resamples``).
     """
     from scipy.stats import permutation_test
 
@@ -144,8 +154,9 @@ def sign_flip_test(records: Iterable[Record], n_resamples: int = 9999, seed: int
         return None
     if not any(diffs):
         return 1.0
-    res = permutation_test((np.asarray(diffs),), np.mean, permutation_type="samples",
-                           alternative="two-sided", n_resamples=n_resamples,
+    exact = 2 ** len(diffs) if len(diffs) <= SIGN_FLIP_EXACT_MAX else 0
+    res = permutation_test((np.asarray(diffs),), np.mean, permutation_type="samples", vectorized=True,
+                           alternative="two-sided", n_resamples=max(n_resamples, exact),
                            random_state=np.random.default_rng(seed))
     return float(res.pvalue)
 
@@ -166,7 +177,7 @@ def per_reasoning_type(records: Iterable[Record]) -> dict[str, dict[str, float |
                 "CVA": conditional_variant_accuracy(rs)} for t, rs in sorted(groups.items())}
 
 
-def family_summary(records: Iterable[Record], n_resamples: int = 9999) -> dict[str, Any]:
+def family_summary(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAMPLES) -> dict[str, Any]:
     """Every family metric in one JSON-able dict (what ``chartprobe report`` prints)."""
     records = list(records)
     oa, ra, va = (accuracy(records, role) for role in ("original", "reconstruction", "variant"))
