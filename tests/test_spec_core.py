@@ -150,3 +150,40 @@ def test_registry_duplicate_name_from_two_modules_raises(plugin_pkg):
     })
     with pytest.raises(RegistryError, match="registered twice"):
         reg.names()
+
+
+def _submodule_registry(tmp_path, name, packages):
+    """A package whose sub-packages may hold ``builder.py``; its Registry scans for that submodule."""
+    import importlib
+
+    root = tmp_path / name
+    root.mkdir()
+    (root / "__init__.py").write_text(
+        "from chartprobe.dataset_builders.core.registry import Registry\n"
+        f"REG = Registry('dataset', {name!r}, submodule='builder')\n")
+    for sub, builder in packages.items():
+        (root / sub).mkdir()
+        (root / sub / "__init__.py").write_text("")
+        if builder is not None:
+            (root / sub / "builder.py").write_text(builder)
+    return importlib.import_module(name).REG
+
+
+def test_submodule_registry_imports_builder_of_every_subpackage(tmp_path, monkeypatch):
+    """How DATASETS finds `<package>/builder.py`: packages without one (core, release) are skipped."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    reg = _submodule_registry(tmp_path, "subreg_ok", {
+        "alpha": "from subreg_ok import REG\n@REG.register('alpha')\nclass A: pass\n",
+        "core": None,
+        "beta": "from subreg_ok import REG\n@REG.register('beta')\nclass B: pass\n"})
+    assert reg.names() == ["alpha", "beta"]
+    bad = _submodule_registry(tmp_path, "subreg_bad", {"gamma": "X = 1\n"})
+    with pytest.raises(RegistryError, match=r"subreg_bad\.gamma\.builder registers nothing"):
+        bad.names()
+
+
+def test_the_dataset_registry_finds_every_benchmark_builder():
+    from chartprobe.dataset_builders.release.dataset import DATASETS
+
+    assert DATASETS.names() == ["families", "judge", "legend", "probes", "smoke"]
+    assert all(DATASETS.get(n).__module__ == f"chartprobe.dataset_builders.{n}.builder" for n in DATASETS.names())
