@@ -2,7 +2,7 @@
 
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...>      (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json
+    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
@@ -36,14 +36,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     from .results import score_samples
 
-    results = score_samples(args.samples)
+    results = score_samples(args.samples, releases=args.releases, allow_partial=args.allow_partial)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, default=str))
     for model, entry in results["models"].items():
         for task, t in entry["tasks"].items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
-            print(f"{model}\t{task}\tn={t['n']}\t{nums}")
+            label = " PARTIAL" if t["partial"] else ""
+            print(f"{model}\t{task}\tn={t['n']}\tcoverage={t['coverage']:.3f}{label}\t{nums}")
     for task, n in results["skipped_tasks"].items():
         print(f"skipped {n} samples of unknown task {task}")
     print(f"results: {out}")
@@ -107,6 +108,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--samples", nargs="+", required=True,
                    help="samples_<task>_<date>.jsonl files or folders holding them (one folder per model)")
     s.add_argument("--out", required=True, help="results JSON to write")
+    s.add_argument("--releases", default=None,
+                   help="folder of release folders (chartprobe-<name>/) that holds the gold; default "
+                        "CHARTPROBE_DATA, else the Hub repos at their pinned revisions. The gold is never "
+                        "read from the samples files")
+    s.add_argument("--allow-partial", action="store_true",
+                   help="score a run that covers only part of a task over what it covers, labelled partial "
+                        "(default: the missing documents count as wrong)")
     s.set_defaults(func=cmd_score)
 
     r = sub.add_parser("report", help="capability profiles, comparison tables and plots from results")

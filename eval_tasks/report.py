@@ -51,7 +51,8 @@ def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, A
             summary = suite.summarize(_unique_rows(records))
             out[model][name] = {
                 "summary": summary, "headline": suite.headline(summary),
-                "tasks": {t: suite.task_metrics(index[t], rs) for t, rs in sorted(by_task.items()) if t in index}}
+                "tasks": {t: suite.task_metrics(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
+                "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}
     return out
 
 
@@ -91,7 +92,8 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
         parts += [f"## Capability profile: {model}", ""]
         for name, prof in per.items():
             metrics = sorted({k for t in prof["tasks"].values() for k in t})
-            rows = [[t] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
+            label = {t: f"{t} (partial)" for t in prof.get("partial", ())}  # scored over the rows it covers
+            rows = [[label.get(t, t)] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
             parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
     parts += ["## Plots", ""] + [f"![{p.stem}]({p.name})" for p in plots] + [""]
     return "\n".join(parts)

@@ -65,29 +65,69 @@ def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> d
     return {"tasks": tasks, "suites": suites}
 
 
-def score_samples(paths: Iterable[str | Path]) -> dict[str, Any]:
-    """Rescore every samples file under ``paths``; returns the results document."""
+def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = None,
+                  allow_partial: bool = False) -> dict[str, Any]:
+    """Rescore every samples file under ``paths``; returns the results document.
+
+    The gold comes from the release (:class:`~chartprobe.eval_tasks.gold.ReleaseGold`: ``releases``,
+    else ``CHARTPROBE_DATA``, else the Hub), looked up by document id, never from the samples. A run
+    that covers fewer documents than its task has is scored over the full task, the missing ones
+    as wrong (an empty answer), unless ``allow_partial``: then over what it covers, and its task
+    entry says ``partial``. Every task entry records its ``coverage``.
+    """
+    from .gold import ReleaseGold
+
+    gold = ReleaseGold(releases)
+    index = task_index()
     records: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
     sources: dict[str, list[str]] = defaultdict(list)
     skipped: dict[str, int] = defaultdict(int)
-    suites: dict[str, Any] = {}
     for path in sample_files(paths):
         for s in iter_samples(path):
-            if s.task not in suites:
-                suites[s.task] = suite_for_task(s.task)
-            suite = suites[s.task]
+            suite = suite_for_task(s.task)
             if suite is None:  # not a chartprobe task: counted, never fatal
                 skipped[s.task] += 1
                 continue
-            rec = suite.score(s.doc, s.prediction)
-            rec.update(task=s.task, doc_id=s.doc_id, row_id=s.doc.get("id"))
-            records[s.model][suite.name].append(rec)
+            doc = gold.document(index[s.task], s.doc, f"{path.name} line {s.doc_id + 1}")
+            if doc["id"] in seen[(s.model, s.task)]:
+                continue
+            seen[(s.model, s.task)].add(doc["id"])
+            position = gold.position(index[s.task], doc)
+            records[s.model][suite.name].append(_record(suite, doc, s.prediction, s.task, position))
         sources[path.parent.name].append(str(path))
+    coverage = {}
+    for (model, task), ids in sorted(seen.items()):
+        docs = gold.documents(index[task])
+        coverage[(model, task)] = len(ids) / len(docs) if docs else 1.0
+        if allow_partial and coverage[(model, task)] < 1.0:  # every record says so, for `report`
+            for rec in (r for rs in records[model].values() for r in rs if r["task"] == task):
+                rec["partial"] = True
+        if not allow_partial:  # missing documents are wrong answers, not absent ones
+            suite = suite_for_task(task)
+            for position, (doc_id, doc) in enumerate(docs.items()):
+                if doc_id not in ids:
+                    records[model][suite.name].append(_record(suite, doc, "", task, position, missing=True))
     models = {}
     for model, by_suite in sorted(records.items()):
-        models[model] = {"sources": sources[model], **summarize_records(by_suite),
+        summary = summarize_records(by_suite)
+        for task, entry in summary["tasks"].items():
+            entry["coverage"] = coverage[(model, task)]
+            entry["partial"] = allow_partial and entry["coverage"] < 1.0
+        models[model] = {"sources": sources[model], **summary,
                          "records": {k: to_columns(v) for k, v in by_suite.items()}}
-    return {"format": FORMAT, "models": models, "skipped_tasks": dict(skipped)}
+    return {"format": FORMAT, "models": models, "skipped_tasks": dict(skipped),
+            "releases": gold.provenance, "gold": "release"}
+
+
+def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_id: int,
+            missing: bool = False) -> dict[str, Any]:
+    """A scored record; ``doc_id`` is the document's position in its task (lm-eval's doc_id)."""
+    rec = suite.score(doc, prediction)
+    rec.update(task=task, doc_id=doc_id, row_id=doc.get("id"))
+    if missing:
+        rec["missing"] = True
+    return rec
 
 
 def load_results(paths: Iterable[str | Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:

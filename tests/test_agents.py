@@ -139,9 +139,10 @@ def _harness_metrics(task, rows, preds):
     return {k: fmean(d[k] for d in per_row) for k in per_row[0]}
 
 
-def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_runs, tmp_path):
+def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_runs, probes_release, tmp_path):
     write_agent_samples(probe_runs, tmp_path / "samples")
-    results = score_samples([tmp_path / "samples"])
+    # Over the rows each agent answers (agents skip rows they do not apply to), as in the harness.
+    results = score_samples([tmp_path / "samples"], releases=probes_release.parent, allow_partial=True)
     index, compared = task_index(), 0
     for (agent, config, split), run in probe_runs.runs.items():
         for task in (t for t in index.values() if t.release == "probes"):

@@ -147,7 +147,7 @@ def test_resolution_rows_scored_with_the_families_task_are_not_extra_reconstruct
     folder = tmp_path / "model"
     write_samples(folder, "chartprobe_families", main, [f"<answer>{a}</answer>" for a in right])
     write_samples(folder, "chartprobe_families_resolution", res, ["<answer>no idea</answer>"] * len(res))
-    summary = score_samples([folder])["models"]["model"]["suites"]["families"]
+    summary = score_samples([folder], releases=release_root)["models"]["model"]["suites"]["families"]
     assert summary["RA"] == 1.0 and summary["OA"] == 1.0 and summary["VA"] == 0.0
     assert summary["RVC_R"] == -100.0 and summary["n"] == len(main)
 

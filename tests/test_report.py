@@ -40,7 +40,7 @@ def test_score_reads_lm_eval_samples_and_keeps_only_the_latest_run(smoke_release
     (folder / "samples_some_other_task_2026-02-01T00-00-00.000001.jsonl").write_text(
         json.dumps(_lm_eval_line(0, rows[0], "1")) + "\n")
     assert sample_files([tmp_path / "out"]) == sorted([new, folder / "samples_some_other_task_2026-02-01T00-00-00.000001.jsonl"])
-    results = score_samples([tmp_path / "out"])
+    results = score_samples([tmp_path / "out"], releases=smoke_release.parent)
     task = results["models"]["__models__tiny"]["tasks"]["chartprobe_smoke"]
     assert task["n"] == len(rows) and task["metrics"]["accuracy"] == 1.0
     assert results["skipped_tasks"] == {"some_other_task": 1}
@@ -67,10 +67,11 @@ def test_agent_samples_look_like_lm_eval_output(agent_samples):
     assert sample.model == "oracle" and sample.doc["answer"] == sample.prediction
 
 
-def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, tmp_path, capsys):
+def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probes_release, tmp_path, capsys):
+    gold = ["--releases", str(probes_release.parent), "--allow-partial"]  # agents answer what they apply to
     assert _cli(["score", "--samples", str(agent_samples / "oracle"), str(agent_samples / "blind"),
-                 "--out", str(tmp_path / "a.json")]) == 0
-    assert _cli(["score", "--samples", str(agent_samples / "random"), "--out", str(tmp_path / "b.json")]) == 0
+                 "--out", str(tmp_path / "a.json"), *gold]) == 0
+    assert _cli(["score", "--samples", str(agent_samples / "random"), "--out", str(tmp_path / "b.json"), *gold]) == 0
     assert _cli(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--out", str(tmp_path / "rep")]) == 0
     assert "report.md" in capsys.readouterr().out
     rep = json.loads((tmp_path / "rep" / "report.json").read_text())
@@ -86,10 +87,10 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, tmp_p
     assert "## Comparison: probes" in md and "## Capability profile: oracle" in md and "![probes_per_skill]" in md
 
 
-def test_report_merges_files_and_a_rerun_replaces_records(agent_samples, tmp_path):
+def test_report_merges_files_and_a_rerun_replaces_records(agent_samples, probes_release, tmp_path):
     from chartprobe.eval_tasks.results import load_results
 
-    doc = score_samples([agent_samples / "oracle"])
+    doc = score_samples([agent_samples / "oracle"], releases=probes_release.parent, allow_partial=True)
     (tmp_path / "one.json").write_text(json.dumps(doc))
     (tmp_path / "two.json").write_text(json.dumps(doc))
     merged = load_results([tmp_path / "one.json", tmp_path / "two.json"])
@@ -112,3 +113,53 @@ def test_report_scale_benchmark_runs_small():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.main(5_000) < 30
+
+
+def _crj_docs(release_root):
+    rows = load_release_rows(release_root / "chartprobe-judge")[("crj_reproduction", "test")]
+    assert len(rows) == 10  # the small release: 10 CRJ reproduction items
+    return rows
+
+
+def test_a_run_missing_2_of_10_items_scores_0_8_with_its_coverage(release_root, tmp_path):
+    rows = _crj_docs(release_root)
+    kept = rows[:8]  # the last two documents were never answered
+    write_samples(tmp_path / "m", "chartprobe_judge_crj_repro", kept,
+                  [f"[Answer]: {r['label'].capitalize()}" for r in kept])
+    full = score_samples([tmp_path / "m"], releases=release_root)["models"]["m"]["tasks"]["chartprobe_judge_crj_repro"]
+    assert full["metrics"]["accuracy"] == pytest.approx(0.8) and full["coverage"] == pytest.approx(0.8)
+    assert full["n"] == 10 and full["partial"] is False
+    part = score_samples([tmp_path / "m"], releases=release_root, allow_partial=True)
+    task = part["models"]["m"]["tasks"]["chartprobe_judge_crj_repro"]
+    assert task["metrics"]["accuracy"] == 1.0 and task["coverage"] == pytest.approx(0.8) and task["partial"]
+    assert part["gold"] == "release" and part["releases"]["judge"]["content_hash"]
+    (tmp_path / "part.json").write_text(json.dumps(part))
+    assert _cli(["report", str(tmp_path / "part.json"), "--out", str(tmp_path / "rep")]) == 0
+    assert "| chartprobe_judge_crj_repro (partial) |" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_a_forged_gold_in_the_samples_is_ignored(smoke_release, tmp_path):
+    rows = load_release_rows(smoke_release)[("default", "test")]
+    forged = [{**r, "answer": "999"} for r in rows]  # the samples claim the model's answer is the gold
+    write_samples(tmp_path / "m", "chartprobe_smoke", forged, ["999"] * len(rows))
+    task = score_samples([tmp_path / "m"], releases=smoke_release.parent)["models"]["m"]["tasks"]["chartprobe_smoke"]
+    assert task["metrics"]["accuracy"] == 0.0 and task["coverage"] == 1.0
+
+
+def test_samples_from_another_release_are_refused_with_one_line(smoke_release, tmp_path, capsys):
+    from chartprobe.cli import main
+
+    rows = load_release_rows(smoke_release)[("default", "test")]
+    other = [{**r, "question": r["question"] + " (edited)"} for r in rows[:3]] + \
+        [{**r, "id": "not-a-row"} for r in rows[3:4]]
+    write_samples(tmp_path / "m", "chartprobe_smoke", other, ["1"] * len(other))
+    code = main(["score", "--samples", str(tmp_path / "m"), "--releases", str(smoke_release.parent),
+                 "--out", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "made on another release" in err[0] and "content hash" in err[0]
+    assert not (tmp_path / "r.json").exists()
+    empty = tmp_path / "no-releases"
+    empty.mkdir()
+    assert main(["score", "--samples", str(tmp_path / "m"), "--releases", str(empty),
+                 "--out", str(tmp_path / "r.json")]) == 2
+    assert "is not a release folder" in capsys.readouterr().err

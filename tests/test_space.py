@@ -267,12 +267,13 @@ def test_uploads_are_size_limited_schema_checked_and_paths_allowlisted(tmp_path,
             cp.load_allowed(root, outside, tmp_path / "work")
 
 
-def test_results_files_give_the_same_verdicts_as_their_samples(predictions, tmp_path):
+def test_results_files_give_the_same_verdicts_as_their_samples(predictions, release_root, tmp_path, monkeypatch):
     from chartprobe.eval_tasks.results import score_samples
     from chartspace.predictions import load_allowed, load_uploads
 
+    monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))  # what `app.py --data` sets: the gold's releases
     results = tmp_path / "results.json"
-    results.write_text(json.dumps(score_samples([predictions["server"] / "model-b"])))
+    results.write_text(json.dumps(score_samples([predictions["server"] / "model-b"], releases=release_root)))
     (from_results,) = load_uploads([results], "ignored", tmp_path / "w1")
     (from_samples,) = load_allowed(predictions["server"], "model-b", tmp_path / "w2")
     assert from_results.name == from_samples.name == "model-b"

@@ -1,0 +1,102 @@
+"""Where ``chartprobe score`` takes the gold from: the release, never the samples file.
+
+A samples file carries each document as the model saw it, gold included, and anyone can edit it.
+:class:`ReleaseGold` rebuilds every task's documents from the release rows the task reads
+(``TaskData.selects`` + the suite's ``documents``, exactly what the lm-eval task and the agents
+use) and keys them by the document ``id``. Scoring looks each sample up there: a forged gold
+is ignored, a document the release does not have (or has with another question) is refused as
+"made on another release", and the documents a run did not cover are known, so a partial run
+can be scored over the full split (missing = wrong) or labelled partial.
+
+Releases come from a folder of release folders (``--releases DIR``, else ``CHARTPROBE_DATA``),
+or from the Hub repos at their pinned revisions when neither is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .data import ENV_VAR, release_folder_name, resolve_release
+from .predictions import PredictionsError, load_release_rows
+from .suites import suite_for_release
+from .task_index import TaskData
+
+__all__ = ["ReleaseGold"]
+
+Row = Mapping[str, Any]
+
+
+class ReleaseGold:
+    """The documents of every chartprobe task, built from release rows and cached per release."""
+
+    def __init__(self, root: str | Path | None = None) -> None:
+        root = root if root is not None else os.environ.get(ENV_VAR)
+        self.root = Path(root).expanduser() if root else None
+        self._rows: dict[str, dict[tuple[str, str], list[dict[str, Any]]]] = {}
+        self._docs: dict[str, dict[str, Row]] = {}
+        self._positions: dict[str, dict[str, int]] = {}
+        self.provenance: dict[str, dict[str, Any]] = {}
+        """Release name -> where it was read and its content hash (recorded in results)."""
+
+    def _release_rows(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        if release not in self._rows:
+            self._rows[release] = self._load(release)
+        return self._rows[release]
+
+    def _load(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        from chartprobe.dataset_builders.release.card import read_card_metadata
+
+        if self.root is not None:
+            folder = self.root / release_folder_name(release)
+            if not (folder / "README.md").is_file():
+                raise PredictionsError(f"the gold comes from the release, but {folder} is not a release folder "
+                                       f"(pass --releases DIR holding chartprobe-{release}/, or set {ENV_VAR})")
+            meta = read_card_metadata(folder).get("chartprobe") or {}
+            self.provenance[release] = {"path": str(folder), "content_hash": meta.get("content_hash")}
+            return load_release_rows(folder)
+        return self._load_hub(release)
+
+    def _load_hub(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
+        import datasets
+
+        where = resolve_release(release)
+        out: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for config in datasets.get_dataset_config_names(where["path"], revision=where.get("revision")):
+            for split, ds in datasets.load_dataset(name=config, **where).items():
+                images = [c for c in ds.column_names if c.startswith("image")]
+                out[(config, split)] = ds.remove_columns(images).to_list()
+        self.provenance[release] = {"path": where["path"], "revision": where.get("revision")}
+        return out
+
+    def documents(self, task: TaskData) -> dict[str, Row]:
+        """Document id -> document of ``task``, in release order."""
+        if task.task not in self._docs:
+            rows = self._release_rows(task.release).get((task.config, task.split))
+            if rows is None:
+                raise PredictionsError(f"release {task.release} has no {task.config}/{task.split} "
+                                       f"(task {task.task})")
+            picked = [r for r in rows if task.selects(task.config, task.split, r)]
+            docs = suite_for_release(task.release).documents(task.config, picked)
+            self._docs[task.task] = {str(d["id"]): d for d in docs}
+        return self._docs[task.task]
+
+    def position(self, task: TaskData, doc: Row) -> int:
+        """The document's position in its task: lm-eval's ``doc_id`` for a full run."""
+        if task.task not in self._positions:
+            self._positions[task.task] = {doc_id: i for i, doc_id in enumerate(self.documents(task))}
+        return self._positions[task.task][str(doc["id"])]
+
+    def document(self, task: TaskData, sample_doc: Row, where: str) -> Row:
+        """The release's document for a sample's doc; refuses a doc from another release."""
+        docs = self.documents(task)
+        doc = docs.get(str(sample_doc.get("id")))
+        same = doc is not None and ("question" not in sample_doc or doc.get("question") == sample_doc["question"])
+        if not same:
+            digest = (self.provenance.get(task.release) or {}).get("content_hash") or "?"
+            raise PredictionsError(f"{where}: doc {sample_doc.get('id')!r} of task {task.task} is not in release "
+                                   f"{task.release} (content hash {str(digest)[:12]}): the samples were made on "
+                                   "another release")
+        return doc
