@@ -3,7 +3,7 @@
 A samples file carries each document as the model saw it, gold included, and anyone can edit it.
 :class:`ReleaseGold` rebuilds every task's documents from the release rows the task reads
 (``TaskData.selects`` + the suite's ``documents``, exactly what the lm-eval task and the agents
-use) and keys them by the document ``id``. Scoring looks each sample up there: a forged gold
+use) and keys them by the suite's ``doc_key`` (the row ``id``; a CPA document's pair and order). Scoring looks each sample up there: a forged gold
 is ignored, a document the release does not have (or has with another question) is refused as
 "made on another release", and the documents a run did not cover are known, so a partial run
 can be scored over the full split (missing = wrong) or labelled partial.
@@ -72,31 +72,32 @@ class ReleaseGold:
         return out
 
     def documents(self, task: TaskData) -> dict[str, Row]:
-        """Document id -> document of ``task``, in release order."""
+        """Document key (the suite's ``doc_key``) -> document of ``task``, in release order."""
         if task.task not in self._docs:
             rows = self._release_rows(task.release).get((task.config, task.split))
             if rows is None:
                 raise PredictionsError(f"release {task.release} has no {task.config}/{task.split} "
                                        f"(task {task.task})")
             picked = [r for r in rows if task.selects(task.config, task.split, r)]
-            docs = suite_for_release(task.release).documents(task.config, picked)
-            self._docs[task.task] = {str(d["id"]): d for d in docs}
+            suite = suite_for_release(task.release)
+            self._docs[task.task] = {suite.doc_key(d): d for d in suite.documents(task.config, picked)}
         return self._docs[task.task]
 
     def position(self, task: TaskData, doc: Row) -> int:
         """The document's position in its task: lm-eval's ``doc_id`` for a full run."""
         if task.task not in self._positions:
             self._positions[task.task] = {doc_id: i for i, doc_id in enumerate(self.documents(task))}
-        return self._positions[task.task][str(doc["id"])]
+        return self._positions[task.task][suite_for_release(task.release).doc_key(doc)]
 
     def document(self, task: TaskData, sample_doc: Row, where: str) -> Row:
         """The release's document for a sample's doc; refuses a doc from another release."""
         docs = self.documents(task)
-        doc = docs.get(str(sample_doc.get("id")))
+        key = suite_for_release(task.release).doc_key(sample_doc)
+        doc = docs.get(key)
         same = doc is not None and ("question" not in sample_doc or doc.get("question") == sample_doc["question"])
         if not same:
             digest = (self.provenance.get(task.release) or {}).get("content_hash") or "?"
-            raise PredictionsError(f"{where}: doc {sample_doc.get('id')!r} of task {task.task} is not in release "
+            raise PredictionsError(f"{where}: doc {key!r} of task {task.task} is not in release "
                                    f"{task.release} (content hash {str(digest)[:12]}): the samples were made on "
                                    "another release")
         return doc

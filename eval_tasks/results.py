@@ -90,9 +90,10 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
                 skipped[s.task] += 1
                 continue
             doc = gold.document(index[s.task], s.doc, f"{path.name} line {s.doc_id + 1}")
-            if doc["id"] in seen[(s.model, s.task)]:
+            key = suite.doc_key(doc)
+            if key in seen[(s.model, s.task)]:
                 continue
-            seen[(s.model, s.task)].add(doc["id"])
+            seen[(s.model, s.task)].add(key)
             position = gold.position(index[s.task], doc)
             records[s.model][suite.name].append(_record(suite, doc, s.prediction, s.task, position))
         sources[path.parent.name].append(str(path))

@@ -163,3 +163,17 @@ def test_samples_from_another_release_are_refused_with_one_line(smoke_release, t
     assert main(["score", "--samples", str(tmp_path / "m"), "--releases", str(empty),
                  "--out", str(tmp_path / "r.json")]) == 2
     assert "is not a release folder" in capsys.readouterr().err
+
+
+def test_cpa_samples_as_lm_eval_logs_them_find_their_gold(release_root, tmp_path):
+    """lm-eval's CPA documents carry pair_id + order, no row id (what the loader builds)."""
+    rows = load_release_rows(release_root / "chartprobe-judge")[("cpa", "test")]
+    docs, answers = [], []
+    for r in rows:
+        for order, gold in (("better_first", "A"), ("worse_first", "B")):
+            docs.append({k: r[k] for k in ("pair_id", "criterion", "dimension", "strategy", "chart_kind")}
+                        | {"order": order, "answer": gold})
+            answers.append(f"[Answer]: Image {gold}")
+    write_samples(tmp_path / "m", "chartprobe_judge_cpa", docs, answers)
+    task = score_samples([tmp_path / "m"], releases=release_root)["models"]["m"]["tasks"]["chartprobe_judge_cpa"]
+    assert task["coverage"] == 1.0 and task["metrics"]["two_pass_accuracy"] == 1.0

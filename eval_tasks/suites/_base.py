@@ -34,6 +34,14 @@ class Suite(abc.ABC):
         """
         return list(rows)
 
+    def doc_key(self, doc: Row) -> str:
+        """The identity of a document, as a samples file logs it (default: its row ``id``).
+
+        ``chartprobe score`` finds a sample's gold in the release by this key, so a task whose
+        loader drops ``id`` overrides it with what its logged documents do carry.
+        """
+        return str(doc.get("id"))
+
     @abc.abstractmethod
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         """Scored record for one prediction (reuse the benchmark's metrics module)."""

@@ -41,6 +41,12 @@ class JudgeSuite(Suite):
         return [{**r, "order": order, "answer": gold, "answer_type": "choice",
                  "id": f"{r['pair_id']}-{order}"} for r in rows for order, gold in ORDERS]
 
+    def doc_key(self, doc: Row) -> str:
+        # lm-eval logs CPA documents as the loader builds them: pair_id + order, no row id.
+        if "pair_id" in doc and "order" in doc:
+            return f"{doc['pair_id']}-{doc['order']}"
+        return super().doc_key(doc)
+
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         if "pair_id" in row:
             rec = jm.cpa_record(row, [prediction])
