@@ -38,6 +38,7 @@ class ReleaseGold:
         self._rows: dict[str, dict[tuple[str, str], list[dict[str, Any]]]] = {}
         self._docs: dict[str, dict[str, Row]] = {}
         self._positions: dict[str, dict[str, int]] = {}
+        self._suites: dict[str, Any] = {}
         self.provenance: dict[str, dict[str, Any]] = {}
         """Release name -> where it was read and its content hash (recorded in results)."""
 
@@ -71,6 +72,11 @@ class ReleaseGold:
         self.provenance[release] = {"path": where["path"], "revision": where.get("revision")}
         return out
 
+    def _suite(self, release: str) -> Any:
+        if release not in self._suites:
+            self._suites[release] = suite_for_release(release)
+        return self._suites[release]
+
     def documents(self, task: TaskData) -> dict[str, Row]:
         """Document key (the suite's ``doc_key``) -> document of ``task``, in release order."""
         if task.task not in self._docs:
@@ -79,7 +85,7 @@ class ReleaseGold:
                 raise PredictionsError(f"release {task.release} has no {task.config}/{task.split} "
                                        f"(task {task.task})")
             picked = [r for r in rows if task.selects(task.config, task.split, r)]
-            suite = suite_for_release(task.release)
+            suite = self._suite(task.release)
             self._docs[task.task] = {suite.doc_key(d): d for d in suite.documents(task.config, picked)}
         return self._docs[task.task]
 
@@ -87,12 +93,12 @@ class ReleaseGold:
         """The document's position in its task: lm-eval's ``doc_id`` for a full run."""
         if task.task not in self._positions:
             self._positions[task.task] = {doc_id: i for i, doc_id in enumerate(self.documents(task))}
-        return self._positions[task.task][suite_for_release(task.release).doc_key(doc)]
+        return self._positions[task.task][self._suite(task.release).doc_key(doc)]
 
     def document(self, task: TaskData, sample_doc: Row, where: str) -> Row:
         """The release's document for a sample's doc; refuses a doc from another release."""
         docs = self.documents(task)
-        key = suite_for_release(task.release).doc_key(sample_doc)
+        key = self._suite(task.release).doc_key(sample_doc)
         doc = docs.get(key)
         same = doc is not None and ("question" not in sample_doc or doc.get("question") == sample_doc["question"])
         if not same:

@@ -83,9 +83,12 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
     seen: dict[tuple[str, str], set[str]] = defaultdict(set)
     sources: dict[str, list[str]] = defaultdict(list)
     skipped: dict[str, int] = defaultdict(int)
+    suites: dict[str, Any] = {}
     for path in sample_files(paths):
         for s in iter_samples(path):
-            suite = suite_for_task(s.task)
+            if s.task not in suites:
+                suites[s.task] = suite_for_task(s.task)
+            suite = suites[s.task]
             if suite is None:  # not a chartprobe task: counted, never fatal
                 skipped[s.task] += 1
                 continue
@@ -105,7 +108,7 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
             for rec in (r for rs in records[model].values() for r in rs if r["task"] == task):
                 rec["partial"] = True
         if not allow_partial:  # missing documents are wrong answers, not absent ones
-            suite = suite_for_task(task)
+            suite = suites[task]
             for position, (doc_id, doc) in enumerate(docs.items()):
                 if doc_id not in ids:
                     records[model][suite.name].append(_record(suite, doc, "", task, position, missing=True))
