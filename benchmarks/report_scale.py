@@ -37,7 +37,8 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
         rec = {"id": f"{t.config}-{i}", "chart_id": f"{t.config}-{i // 9}", "domain": t.config.removeprefix("cr_"),
                "template_id": f"CR-{int(tpl[i])}" if held else SKILL_TEMPLATES[skill][int(tpl[i])],
                "skill": skill, "answer_type": "number", "score": float(correct[i]), "correct": bool(correct[i]),
-               "parse_failed": False, "accuracy": float(correct[i]), "task": t.task, "doc_id": i, "row_id": f"{t.config}-{i}"}
+               "parse_failed": False, "accuracy": float(correct[i]), "paper_accuracy": float(correct[i]),
+               "task": t.task, "doc_id": i, "row_id": f"{t.config}-{i}"}
         if held:
             rec["fuzzy"] = float(correct[i])
         out.append(rec)

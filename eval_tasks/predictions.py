@@ -5,7 +5,7 @@ lm-eval writes one ``samples_<task>_<date_id>.jsonl`` per task under
 ``target``, ``resps`` ``[[str]]``, ``filtered_resps`` ``[str]`` and the per-row metric
 values. Reference agents write the same files, so ``chartprobe score`` cannot tell an
 agent from a model. Release rows are read straight from the parquet files named in the
-dataset card, without the image column: agents and the scorer only need text and spec.
+dataset card, images replaced by their header metadata: agents and the scorer need text and spec.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PredictionsError", "Sample", "date_id", "iter_samples", "load_release_rows", "sample_files", "write_samples"]
+__all__ = ["PredictionsError", "Sample", "date_id", "image_meta", "iter_samples", "load_release_rows", "sample_files", "write_samples"]
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
 
@@ -56,7 +56,8 @@ def write_samples(folder: str | Path, task: str, rows: Sequence[Mapping[str, Any
     path = folder / f"samples_{task}_{stamp or date_id()}.jsonl"
     with path.open("w", encoding="utf-8") as fh:
         for i, (row, pred) in enumerate(zip(rows, predictions, strict=True)):
-            doc = {k: v for k, v in row.items() if k != "image"}
+            # Image cells and their metadata are not part of what lm-eval logs as a document.
+            doc = {k: v for k, v in row.items() if k not in ("image", "image_meta") and not _is_image_cell(v)}
             line = {"doc_id": i, "doc": doc, "target": str(row.get("answer", "")),
                     "arguments": {}, "resps": [[pred]], "filtered_resps": [pred], "filter": "none",
                     "metrics": [], "doc_hash": _hash(json.dumps(doc, sort_keys=True, default=str)),
@@ -64,6 +65,10 @@ def write_samples(folder: str | Path, task: str, rows: Sequence[Mapping[str, Any
                     "target_hash": _hash(str(row.get("answer", "")))}
             fh.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
     return path
+
+
+def _is_image_cell(value: Any) -> bool:
+    return isinstance(value, Mapping) and set(value) == {"bytes", "path"}
 
 
 def sample_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -108,8 +113,55 @@ def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]
                              dict(line["doc"]), _response(line))
 
 
+def image_meta(value: Any) -> dict[str, Any] | None:
+    """Width, height, byte size and format of an encoded image cell (``{"bytes", "path"}``).
+
+    Read from the file header (PNG IHDR, JPEG SOF), never decoded: the metadata agent needs
+    only what any file browser shows, and reading sizes must stay cheap on full releases.
+    """
+    data = value.get("bytes") if isinstance(value, Mapping) else None
+    if not data:
+        return None
+    width = height = 0
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        fmt = "png"
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    elif data[:2] == b"\xff\xd8":
+        fmt = "jpeg"
+        width, height = _jpeg_size(data)
+    else:
+        fmt = "other"
+    return {"width": width, "height": height, "bytes": len(data), "format": fmt}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from the first SOF marker of a JPEG stream (0, 0 if none)."""
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+        i += 2 + length
+    return 0, 0
+
+
+def _is_image(field: Any) -> bool:
+    import pyarrow as pa
+
+    return pa.types.is_struct(field.type) and {f.name for f in field.type} == {"bytes", "path"}
+
+
 def load_release_rows(release: str | Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    """(config, split) -> rows (dicts, no image) of a release folder, in release order."""
+    """(config, split) -> rows of a release folder, in release order, images left out.
+
+    Each image column is replaced by its header metadata in ``row["image_meta"][column]``
+    (see :func:`image_meta`): agents and the scorer need text, spec and, for the metadata
+    agent, what an image's size and format would tell, never the pixels.
+    """
     import pyarrow.parquet as pq
     from chartprobe.dataset_builders.release.card import read_card_metadata
 
@@ -120,6 +172,13 @@ def load_release_rows(release: str | Path) -> dict[tuple[str, str], list[dict[st
             rows: list[dict[str, Any]] = []
             for f in sorted(release.glob(entry["path"])):
                 schema = pq.read_schema(f)
-                rows += pq.read_table(f, columns=[c for c in schema.names if c != "image"]).to_pylist()
+                images = [fl.name for fl in schema if _is_image(fl)]
+                table = pq.read_table(f)
+                texts = table.drop_columns(images).to_pylist()
+                metas = {c: [image_meta(v) for v in table.column(c).to_pylist()] for c in images}
+                for i, row in enumerate(texts):
+                    if images:
+                        row["image_meta"] = {c: metas[c][i] for c in images}
+                    rows.append(row)
             out[(cfg["config_name"], entry["split"])] = rows
     return out

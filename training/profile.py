@@ -19,8 +19,8 @@ Schema ``chartprobe-profile/v1`` (what ``--select bottleneck --profile FILE`` re
     }
 
 A *region* is any row column; a LegendBench profile adds e.g. ``"capability"`` regions and
-selection works unchanged. Accuracy is the paper's item accuracy (recall for lists, the
-typed verdict otherwise) from :func:`chartprobe.eval_tasks.metrics.probes.score_record`; complex
+selection works unchanged. Accuracy is the item accuracy (the typed verdict; a list must be
+the exact set) from :func:`chartprobe.eval_tasks.metrics.probes.score_record`; complex
 reasoning is reported apart (fuzzy, the paper's CR metric) because it is never trained on.
 
 Sources: an lm-eval ``--output_path`` folder run with ``--log_samples`` (every region), a

@@ -75,6 +75,37 @@ class Suite(abc.ABC):
         """The fixed answer set of a categorical row (yes/no, A/B...), or None if open."""
         return ("yes", "no") if row.get("answer_type") == "bool" else None
 
+    def spec_json(self, row: Row) -> str | None:
+        """The chart spec a row's answer is computed from (JSON), or None for non-chart rows."""
+        return row.get("spec")
+
+    def reanswer(self, row: Row, spec_json: str) -> str | None:
+        """The row's gold recomputed on another spec (same question, same program).
+
+        Image-side agents ask "what would the answer be if the chart looked like X?" (values
+        sorted along the axis, values as printed): None where the suite cannot recompute
+        it, or the program is degenerate on that spec.
+        """
+        return None
+
+    def presented_images(self, doc: Row) -> list[str]:
+        """The image columns of a document in the order the model sees them (metadata agent)."""
+        return list(doc.get("image_meta") or {})
+
+    def claims_visual(self, row: Row) -> bool:
+        """True when the row's question claims to need reading the marks, not printed text."""
+        return False
+
+    def options(self, row: Row) -> Sequence[str] | None:
+        """Every option of a closed question, for the answer-everything agent (None = open)."""
+        return self.closed_answers(row)
+
+    def list_universe(self, row: Row) -> list[str]:
+        """Everything a list answer of ``row`` could name (answer-everything agent)."""
+        from ..agents.answer_everything import list_universe
+
+        return list_universe(self.spec_json(row))
+
     def group_key(self, row: Row) -> str:
         """Template-like key for majority answers (blind agent, majority-share check)."""
         return str(row.get("template_id") or row.get("answer_type"))

@@ -90,7 +90,7 @@ def _gap_bound(blind: list[float], base: list[float], units: list[str], z: float
 def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
     """Blind (question text) minus the per-template majority baseline, at most +5 points.
 
-    Both are fit out of sample the same way (other splits, else leave-one-out), so the gap
+    Both are fit out of sample the same way (other splits, else cross-fitted halves), so the gap
     measures what the question text adds. A split fails when the gap's one-sided 95% lower
     bound exceeds 5 points; since one leaking template is diluted in a whole split, the
     worst template of each config (pooled over splits) is checked the same way.
@@ -178,6 +178,9 @@ COMMON: tuple[Callable[[Any, RunSet], list[Check]], ...] = (
 
 
 def common_checks(suite: Any, runs: RunSet) -> list[Check]:
-    """Every shared check, plus the random agent's chance level for reference."""
-    out = [c for fn in COMMON for c in fn(suite, runs)]
+    """Every shared check, the shortcut agents' gaps over chance, and the random agent's
+    chance level for reference."""
+    from ._shortcuts import shortcut_checks
+
+    out = [c for fn in COMMON for c in fn(suite, runs)] + shortcut_checks(suite, runs)
     return out + info_checks(suite, runs, "random", "random-guess accuracy")

@@ -24,6 +24,9 @@ Row = Mapping[str, Any]
 
 STALE_CVA_LIMIT = 0.2
 """Chartographer's point: a stale prediction must fail on (almost) every variant."""
+BINARY_LIMIT = 0.65
+"""On a source with two possible answers, neither "repeat the original" (stale) nor "the other
+one" (anti-stale) may pass more than 65% of its variants: regimes must not force the flip."""
 
 
 def is_resolution_row(row: Row) -> bool:
@@ -74,6 +77,20 @@ class FamiliesSuite(Suite):
         source = FAMILY_SOURCES.get(row["source"])()
         return source.answer(ChartSpec.from_json(row["spec"]), json.loads(row["qa_params"]))
 
+    def reanswer(self, row: Row, spec_json: str) -> str | None:
+        from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
+        from chartprobe.dataset_builders.families.source import FAMILY_SOURCES
+
+        try:
+            return FAMILY_SOURCES.get(row["source"])().answer(ChartSpec.from_json(spec_json),
+                                                               json.loads(row["qa_params"]))
+        except (SpecError, ValueError, KeyError, IndexError, ZeroDivisionError):
+            return None
+
+    def claims_visual(self, row: Row) -> bool:
+        """ChartMuseum's ``visual`` reasoning type: answerable from the marks, not printed text."""
+        return row.get("reasoning_type") == "visual"
+
     def group_key(self, row: Row) -> str:
         return str(row.get("source") or row.get("answer_type"))
 
@@ -89,6 +106,29 @@ class FamiliesSuite(Suite):
             ok = cva is not None and cva <= STALE_CVA_LIMIT
             out.append(Check("stale-agent CVA (unchanged variants)", config, "stale", cva,
                              f"<= {STALE_CVA_LIMIT}", n, "pass" if ok else "fail"))
+        return out + self._binary_checks(runs)
+
+    @staticmethod
+    def _binary_checks(runs: RunSet) -> list[Check]:
+        """Per two-answer source, stale and anti-stale accuracy on its variants <= 0.65 (Wilson)."""
+        from ._checks import share_check
+
+        answers: dict[tuple[str, str], set[str]] = {}  # every variant gold, answered or not
+        for (config, _), rows in runs.rows.items():
+            for row in rows:
+                if row.get("role") == "variant":
+                    answers.setdefault((config, str(row["source"])), set()).add(str(row["answer"]))
+        out = []
+        for agent in ("stale", "anti_stale"):
+            cells: dict[tuple[str, str], list[bool]] = {}
+            for run in runs.by_agent(agent):
+                for row, rec in zip(run.rows, run.records):
+                    if row.get("role") == "variant":
+                        cells.setdefault((run.config, str(row["source"])), []).append(bool(rec["correct"]))
+            for (config, source), hits in sorted(cells.items()):
+                if len(answers[(config, source)]) == 2:
+                    out.append(share_check(f"{agent} accuracy on a two-answer source", f"{config}:{source}",
+                                           agent, sum(hits), len(hits), BINARY_LIMIT))
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:

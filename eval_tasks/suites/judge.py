@@ -47,6 +47,12 @@ class JudgeSuite(Suite):
             return f"{doc['pair_id']}-{doc['order']}"
         return super().doc_key(doc)
 
+    def presented_images(self, doc: Row) -> list[str]:
+        """Image A then image B, as the model is shown them (never "better" then "worse")."""
+        if "pair_id" in doc and "order" in doc:
+            return ["image_better", "image_worse"] if doc["order"] == "better_first" else ["image_worse", "image_better"]
+        return ["image_reference", "image_candidate"]
+
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         if "pair_id" in row:
             rec = jm.cpa_record(row, [prediction])

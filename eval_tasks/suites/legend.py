@@ -12,7 +12,9 @@ Beyond the shared checks (oracle 100%, blind agent, abstaining agents, majority 
   the visual rank (aligned) and ~0% where it does not (conflict), and every conflict answer
   must follow the legend (this also checks ``target_legend_index`` against the drawn legend);
 - every rotation set of the order study puts its target at each legend position exactly once;
-- abstention recall is 1 for ``always_abstain`` and 0 for ``never_abstain`` (§5.1 AR).
+- abstention recall is 1 for ``always_abstain`` and 0 for ``never_abstain`` (§5.1 AR);
+- the evidence is visible: no row's render has text over more than 25% of a data mark
+  (the stored ``occlusion_max``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,18 @@ class LegendSuite(Suite):
 
         return answer_row(row)
 
+    def spec_json(self, row: Row) -> str | None:
+        return row.get("chart_spec")
+
+    def reanswer(self, row: Row, spec_json: str) -> str | None:
+        from chartprobe.dataset_builders.core.spec import SpecError
+        from chartprobe.dataset_builders.legend.program import answer_row
+
+        try:
+            return answer_row({**row, "chart_spec": spec_json})
+        except (SpecError, ValueError, KeyError, IndexError, ZeroDivisionError):
+            return None
+
     def group_key(self, row: Row) -> str:
         return str(row.get("template") or row.get("answer_type"))
 
@@ -79,7 +93,20 @@ class LegendSuite(Suite):
 
     def checks(self, runs: RunSet) -> list[Check]:
         return [*super().checks(runs), *self._order_shortcut_checks(runs), *self._rotation_checks(runs),
-                *self._abstention_recall_checks(runs)]
+                *self._abstention_recall_checks(runs), *self._visibility_checks(runs)]
+
+    @staticmethod
+    def _visibility_checks(runs: RunSet) -> list[Check]:
+        """Every row's stored ``occlusion_max`` (text over a data mark) is at most 25%."""
+        from chartprobe.dataset_builders.core.occlusion import COVER_LIMIT
+
+        out = []
+        for (config, split), rows in sorted(runs.rows.items()):
+            shares = [float(r["occlusion_max"]) for r in rows if r.get("occlusion_max") is not None]
+            if shares:
+                out.append(_check("evidence visible: max text cover of a data mark", f"{config}/{split}", "-",
+                                  max(shares), f"<= {COVER_LIMIT}", len(shares), lambda v: v <= COVER_LIMIT))
+        return out
 
     @staticmethod
     def _order_rows(rows: Sequence[Row]) -> list[Row]:

@@ -9,7 +9,9 @@ legend must not pass them.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import fmean
@@ -23,6 +25,9 @@ Row = Mapping[str, Any]
 
 TREND_ANSWERS = ("increasing", "decreasing", "fluctuating")
 """The closed label set of the ``trend`` program op (P-TREND-PATTERN)."""
+MAX_LIST_SPACE = 64
+"""A list guesser draws among the gold-sized subsets of the categories when there are at most
+this many (top-3 of 7 = 35); beyond that it names one category."""
 LEGEND_ORDER_LIMIT = 0.5
 """Legend-order answers may not pass more than half of the rank/identity probes they answer."""
 
@@ -67,7 +72,8 @@ class ProbesSuite(Suite):
         if task.config.startswith("cr_"):
             return {"fuzzy": _mean([float(r["fuzzy"]) for r in records]),
                     "accuracy": _mean([float(r["correct"]) for r in records]), "parse_fail_rate": fails}
-        return {"accuracy": _mean([float(r["accuracy"]) for r in records]), "parse_fail_rate": fails}
+        return {"accuracy": _mean([float(r["accuracy"]) for r in records]),
+                "paper_accuracy": _mean([float(r["paper_accuracy"]) for r in records]), "parse_fail_rate": fails}
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         out = {f"{k} acc": v for k, v in summary.get("per_skill", {}).items()}
@@ -79,6 +85,26 @@ class ProbesSuite(Suite):
         from chartprobe.dataset_builders.probes.program import answer_row
 
         return answer_row(row)
+
+    def reanswer(self, row: Row, spec_json: str) -> str | None:
+        from chartprobe.dataset_builders.core.programs import Program, answer_of
+        from chartprobe.dataset_builders.core.spec import SpecError
+        from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
+        from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+        if row["answer_type"] == "bbox":  # a box needs a render, not a recomputation
+            return None
+        TEMPLATES.load()
+        domain = PROBE_DOMAINS[row["domain"]]
+        try:
+            view = domain.view(domain.spec_from_json(spec_json), {})
+            return answer_of(Program.from_json(row["program"]), view, row["answer_type"])
+        except (SpecError, ValueError, KeyError, ZeroDivisionError):
+            return None  # the changed spec is not a valid chart of this domain
+
+    def claims_visual(self, row: Row) -> bool:
+        """Perception probes: "judge only the bar heights", never read a value or a name."""
+        return row.get("skill") == "perception"
 
     def group_key(self, row: Row) -> str:
         """Template, split by the scene attribute asked about when there is one: "which fill is
@@ -106,7 +132,10 @@ class ProbesSuite(Suite):
         attr = _program(row).get("args", {}).get("attr")
         if kind == "label" and attr in _scene_vocab():
             return _scene_vocab()[attr]
-        if kind == "list" and categories:  # a guesser names one category
+        if kind == "list" and categories:  # a guesser names as many categories as the gold has
+            k = max(1, len(json.loads(str(row["answer"]) or "[]")))
+            if math.comb(len(categories), k) <= MAX_LIST_SPACE:
+                return [json.dumps(list(c), ensure_ascii=False) for c in itertools.combinations(categories, k)]
             return [json.dumps([c], ensure_ascii=False) for c in categories]
         return sorted(set(pool)) or [str(row["answer"])]
 
@@ -120,6 +149,28 @@ class ProbesSuite(Suite):
         for config, accs in sorted(pooled.items()):
             out.append(share_check("legend-order shortcut accuracy", config, "legend_order",
                                    int(sum(accs)), len(accs), LEGEND_ORDER_LIMIT))
+        return out + self._order_checks(runs)
+
+    @staticmethod
+    def _order_checks(runs: RunSet) -> list[Check]:
+        """Value orders exchangeable on every chart config (charts asked a trend probe aside)."""
+        from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+        from ._orders import order_checks
+
+        trend = {name for name, cls in TEMPLATES.items() if cls.needs_trend}
+        out = []
+        for config in sorted({c for c, _ in runs.rows}):
+            charts: dict[str, list[float]] = {}
+            trend_charts = set()
+            for (c, _), rows in runs.rows.items():
+                for r in rows if c == config else ():
+                    values = (json.loads(r["spec"]).get("data") or {}).get("series") or [{}]
+                    if "values" in values[0]:
+                        charts[r["chart_id"]] = values[0]["values"]
+                    if r.get("template_id") in trend:
+                        trend_charts.add(r["chart_id"])
+            out += order_checks(config, [v for k, v in sorted(charts.items()) if k not in trend_charts])
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:

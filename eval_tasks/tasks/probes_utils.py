@@ -9,11 +9,13 @@ from chartprobe.eval_tasks.data import load_release  # noqa: F401 - referenced a
 
 
 def process_probe(doc: dict[str, Any], results: list[str]) -> dict[str, float]:
-    """ChartProbe probe: paper accuracy (recall for lists, exact/±5%/IoU otherwise) + parse failures."""
+    """ChartProbe probe: accuracy (exact/±5%/IoU, lists as exact sets), the paper's accuracy
+    (recall for lists) and parse failures."""
     from chartprobe.eval_tasks.metrics.probes import score_record
 
     rec = score_record(doc, results[0])
-    return {"accuracy": rec["accuracy"], "parse_fail_rate": float(rec["parse_failed"])}
+    return {"accuracy": rec["accuracy"], "paper_accuracy": rec["paper_accuracy"],
+            "parse_fail_rate": float(rec["parse_failed"])}
 
 
 def process_cr(doc: dict[str, Any], results: list[str]) -> dict[str, float]:

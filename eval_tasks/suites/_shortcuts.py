@@ -1,0 +1,101 @@
+"""Shortcut agents may not beat chance: the check every image-side and answer-set agent must pass.
+
+For each shortcut agent (position prior, file metadata, anti-stale, answer-everything, text
+reader) and each config/split, its accuracy on the rows it answers is compared with
+*chance on those same rows*: per template, the higher of the majority rate (the
+per-template majority gold, fit out of sample exactly like the blind baseline) and the
+uniform rate (the mean score of every candidate in the row's answer space). A split fails
+when the paired gap's one-sided 95% lower bound, cluster-robust over units, exceeds
+5 points; the worst template of each config (pooled over splits) is checked the same way
+with a Bonferroni-corrected bound, since one leaking template is diluted in a split.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from statistics import NormalDist, fmean
+from typing import Any
+
+from ._checks import _gap_bound, status
+from ._runs import Check, RunSet
+
+__all__ = ["SHORTCUT_AGENTS", "SHORTCUT_MARGIN", "chance_levels", "shortcut_checks"]
+
+SHORTCUT_AGENTS = ("position_prior", "metadata", "anti_stale", "answer_everything", "text_reader")
+SHORTCUT_MARGIN = 0.05
+MAX_SPACE = 64
+"""Answer spaces larger than this are scored as 1/size (an open answer is not guessed)."""
+
+Row = Mapping[str, Any]
+
+
+def _uniform(suite: Any, row: Row, pool: Sequence[str]) -> float:
+    space = list(suite.answer_space(row, pool))
+    if not space:
+        return 0.0
+    if len(space) > MAX_SPACE:
+        return 1.0 / len(space)
+    return fmean(suite.accuracy(suite.score(row, c)) for c in space)
+
+
+def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[dict[int, float], dict[int, float]]:
+    """(majority score, uniform score) per document of ``config/split``, keyed by ``id(doc)``."""
+    from ..agents.blind import Blind
+
+    rows = runs.rows[(config, split)]
+    majority = Blind(levels=("group", "type")).predict(suite, rows, runs.fit_rows(config, split))
+    pools: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for r in rows:
+        pools[suite.group_key(r)][str(r["answer"])].add(suite.unit_key(r))
+    maj, uni = {}, {}
+    for r, guess in zip(rows, majority):
+        maj[id(r)] = suite.accuracy(suite.score(r, guess or ""))
+        group, unit = pools[suite.group_key(r)], suite.unit_key(r)
+        uni[id(r)] = _uniform(suite, r, sorted(a for a, units in group.items() if units - {unit}) or sorted(group))
+    return maj, uni
+
+
+def _chance(suite: Any, rows: Sequence[Row], maj: dict[int, float], uni: dict[int, float]) -> list[float]:
+    """Per row, the majority or the uniform score: whichever rate is higher on its template."""
+    by_group: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        by_group[suite.group_key(r)].append(r)
+    use_majority = {g: fmean(maj[id(r)] for r in rs) >= fmean(uni[id(r)] for r in rs) for g, rs in by_group.items()}
+    return [maj[id(r)] if use_majority[suite.group_key(r)] else uni[id(r)] for r in rows]
+
+
+def shortcut_checks(suite: Any, runs: RunSet) -> list[Check]:
+    """Every shortcut agent at most chance + 5 points per split and on its worst template."""
+    out: list[Check] = []
+    levels: dict[tuple[str, str], tuple[dict, dict]] = {}
+    for agent in SHORTCUT_AGENTS:
+        cells: dict[str, dict[str, tuple[list, list, list]]] = defaultdict(
+            lambda: defaultdict(lambda: ([], [], [])))
+        for run in runs.by_agent(agent):
+            if not run.records:
+                continue
+            key = (run.config, run.split)
+            if key not in levels:
+                levels[key] = chance_levels(suite, runs, *key)
+            chance = _chance(suite, run.rows, *levels[key])
+            acc = [suite.accuracy(r) for r in run.records]
+            units = [suite.unit_key(r) for r in run.rows]
+            for row, a, c, u in zip(run.rows, acc, chance, units):
+                cell = cells[run.config][suite.group_key(row)]
+                cell[0].append(a)
+                cell[1].append(c)
+                cell[2].append(u)
+            gap, bound = _gap_bound(acc, chance, units)
+            out.append(Check(f"{agent} gap over chance", f"{run.config}/{run.split}", agent, gap,
+                             f"<= +{SHORTCUT_MARGIN:.2f} (chance {fmean(chance):.3f}, acc {fmean(acc):.3f})",
+                             len(acc), status(bound <= SHORTCUT_MARGIN + 1e-9)))
+        for config, groups in sorted(cells.items()):
+            z = NormalDist().inv_cdf(1 - 0.05 / len(groups))
+            key, (acc, chance, units) = max(groups.items(),
+                                            key=lambda kv: (*_gap_bound(*kv[1], z=z)[::-1], len(kv[1][0])))
+            gap, bound = _gap_bound(acc, chance, units, z=z)
+            out.append(Check(f"{agent} gap over chance, worst template", f"{config}:{key}", agent, gap,
+                             f"<= +{SHORTCUT_MARGIN:.2f} (95% lower bound, {len(groups)} templates, "
+                             f"chance {fmean(chance):.3f})", len(acc), status(bound <= SHORTCUT_MARGIN + 1e-9)))
+    return out
