@@ -185,7 +185,21 @@ def _none_everywhere(name: str, spec: ChartSpec, draws: int = 12) -> bool:
 
 @pytest.fixture(scope="module")
 def bases() -> dict[str, ChartSpec]:
-    return {kind: _sample(kind, 1) for kind in KINDS}
+    # Without value labels: perception probes are never asked on a chart that prints its values.
+    return {kind: _unlabelled(_sample(kind, 1)) for kind in KINDS}
+
+
+def _unlabelled(spec: ChartSpec) -> ChartSpec:
+    return spec.replace(style=dataclasses.replace(spec.style, value_labels=False))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_perception_is_never_asked_where_value_labels_print_the_values(kind, bases):
+    labelled = bases[kind].replace(style=dataclasses.replace(bases[kind].style, value_labels=True))
+    for name, cls in CHART.items():
+        if cls.skill == "perception":
+            assert _none_everywhere(name, labelled), name
+    assert not _none_everywhere("G-VT-TALLEST", _with_values(labelled, (50, 80, 30, 20, 10)))
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -16,6 +16,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from ..core.occlusion import occluded
 from ..core.rng import rng_for
 from ..release.dataset import (
     GENERATOR_VERSION,
@@ -26,6 +27,7 @@ from ..release.dataset import (
 from ..release.preset import Preset
 from .card import probe_card
 from .domains import PROBE_DOMAINS, TIERS
+from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .templates import TEMPLATES
 from .templates._base import SKILLS
 
@@ -88,19 +90,38 @@ class ProbesDataset(DatasetBuilder):
         domain_name, held_out = config_domain(config)
         domain = PROBE_DOMAINS[domain_name]
         tier = TIERS[int(key.rsplit("-", 1)[1]) % len(TIERS)]
-        spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out))
-        rendered = domain.render(spec)
+        pool = eligible_templates(domain_name, held_out)
+        trend = any(t.needs_trend for t in pool) and rng_for(preset.seed, key, "trend").random() < TREND_SHARE
+        order = ORDER_REGIMES[int(rng_for(preset.seed, key, "order").integers(3))] if trend else "shuffled"
+        trend_probe = next((t for t in pool if t.needs_trend), None)
+        # A trend chart must carry its trend probe (a visual tie makes it degenerate): else a
+        # sorted series would be left behind among the charts that must look random.
+        drawn: dict[str, Any] = {}
+
+        def acceptable(s: Any) -> bool:
+            if trend and trend_probe.instantiate(domain.view(s, {}), rng_for(preset.seed, key, "check")) is None:
+                return False
+            drawn["render"] = domain.render(s)
+            return not occluded(drawn["render"].boxes)  # every mark visible: no text over > 25% of one
+
+        spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out), order, acceptable)
+        rendered = drawn["render"]
         view = domain.view(spec, rendered.boxes)
         params = preset.params(config)
+        # On a sorted trend chart only the trend probe may be decided by positions.
+        sorted_chart = trend and is_monotone(tuple(view.values[i] for i in view.order))
+        keep = ((lambda t, q: t.needs_trend or not order_decides(q, view)) if sorted_chart
+                else (lambda t, q: True))
         if held_out:  # one CR question per chart, templates rotated so every one is used
-            pool = eligible_templates(domain_name, True)
             start = int(key.rsplit("-", 1)[1]) % len(pool)
-            questions = self._first(preset.seed, key, view, pool[start:] + pool[:start], 1)
+            questions = self._first(preset.seed, key, view, pool[start:] + pool[:start], 1, keep)
         else:
             per_skill = int(params.get("probes_per_skill", 3))
-            pool = eligible_templates(domain_name, False)
+            # Trend charts always carry the trend probe; no other chart does (it would be
+            # "fluctuating" almost always on a shuffled order).
+            pool = [t for t in pool if trend or not t.needs_trend]
             questions = [q for skill in PROBE_SKILLS for q in self._pick(
-                preset.seed, key, view, [t for t in pool if t.skill == skill], per_skill, skill)]
+                preset.seed, key, view, [t for t in pool if t.skill == skill], per_skill, skill, keep)]
         spec_json = spec.to_json()
         image = {"bytes": rendered.png, "path": None}
         for q in questions:
@@ -115,18 +136,22 @@ class ProbesDataset(DatasetBuilder):
             }
 
     @classmethod
-    def _pick(cls, seed: int, key: str, view: Any, templates: list[Any], k: int, stream: str) -> list[Any]:
-        """Up to ``k`` questions from ``templates`` in an rng order, skipping degenerate ones."""
+    def _pick(cls, seed: int, key: str, view: Any, templates: list[Any], k: int, stream: str,
+              keep: Any) -> list[Any]:
+        """Up to ``k`` questions from ``templates`` in an rng order (trend probes first),
+        skipping degenerate ones and those ``keep`` refuses."""
         order = rng_for(seed, key, "templates", stream).permutation(len(templates))
-        return cls._first(seed, key, view, [templates[int(i)] for i in order], k)
+        ordered = sorted((templates[int(i)] for i in order), key=lambda t: not t.needs_trend)
+        return cls._first(seed, key, view, ordered, k, keep)
 
     @staticmethod
-    def _first(seed: int, key: str, view: Any, templates: list[Any], k: int) -> list[Any]:
-        """The first ``k`` non-degenerate questions of ``templates`` in the given order."""
+    def _first(seed: int, key: str, view: Any, templates: list[Any], k: int, keep: Any) -> list[Any]:
+        """The first ``k`` non-degenerate questions of ``templates`` in the given order that
+        ``keep(template, question)`` accepts."""
         out = []
         for t in templates:
             q = t.instantiate(view, rng_for(seed, key, t.name))
-            if q is not None:
+            if q is not None and keep(t, q):
                 out.append(q)
                 if len(out) == k:
                     break
@@ -165,12 +190,13 @@ def table_slot(spec: Any) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % _N_SLOTS
 
 
-def _sample_in_slot(domain: Any, seed: int, key: str, tier: str, slot: int) -> Any:
+def _sample_in_slot(domain: Any, seed: int, key: str, tier: str, slot: int, order: str = "shuffled",
+                    accept: Any = None) -> Any:
     """Rejection-sample until the data table falls in the split's hash class (~4 draws;
-    sampling is cheap next to rendering)."""
+    sampling is cheap next to rendering) and ``accept(spec)`` holds."""
     for attempt in range(1000):
-        spec = domain.sample(rng_for(seed, key, "spec", attempt), tier)
-        if table_slot(spec) == slot:
+        spec = domain.sample(rng_for(seed, key, "spec", attempt), tier, order)
+        if table_slot(spec) == slot and (accept is None or accept(spec)):
             return spec
     raise RuntimeError(f"{key}: no data table in hash class {slot} after 1000 draws")
 

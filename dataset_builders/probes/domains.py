@@ -42,24 +42,23 @@ _SINGULAR = {"countries": "country", "products": "product", "years": "year", "ci
              "departments": "department", "months": "month", "quarters": "quarter"}
 
 
-def sample_regime_values(rng: np.random.Generator, n: int, lo: float, hi: float) -> tuple[float, ...]:
-    """``n`` distinct integers in [lo, hi] under a random *regime*, so that categorical probes
-    are not answerable by their majority class.
+def sample_regime_values(rng: np.random.Generator, n: int, lo: float, hi: float,
+                         order: str = "shuffled") -> tuple[float, ...]:
+    """``n`` distinct integers in [lo, hi] under a random spread, in ``order``.
 
-    Order is shuffled, ascending or descending (one third each: trend questions then see
-    increasing, decreasing and fluctuating series alike) and the spread is wide or narrow
-    (half each: "is the tallest more than twice the shortest?" is then yes or no alike).
-    Ascending/descending values are spaced evenly with jitter so neighbours stay visibly
+    The spread is wide or narrow (half each: "is the tallest more than twice the shortest?"
+    is then yes or no alike). ``order`` is ``shuffled`` (a uniformly random order: no
+    position predicts a rank), ``ascending`` or ``descending`` (trend charts only, see
+    :mod:`.orders`); sorted values are spaced evenly with jitter so neighbours stay visibly
     different when the range allows it.
     """
     lo_i, hi_i = int(lo), int(hi)
     if rng.random() < 0.5:  # narrow: max stays below 1.6x min
         lo_i = max(lo_i, int(hi_i / 1.6) + 1)
-    order = int(rng.integers(3))
     pool = np.arange(lo_i, hi_i + 1)
     if n > len(pool):  # too narrow for n distinct values: fall back to the full range
         pool = np.arange(int(lo), hi_i + 1)
-    if order == 0:
+    if order == "shuffled":
         return tuple(float(v) for v in rng.choice(pool, size=n, replace=False))
     # Evenly spaced picks with jitter: neighbours differ by about the range / n.
     edges = np.linspace(0, len(pool), n + 1)
@@ -68,7 +67,7 @@ def sample_regime_values(rng: np.random.Generator, n: int, lo: float, hi: float)
     vals = sorted({int(pool[min(i, len(pool) - 1)]) for i in idx})
     while len(vals) < n:  # rounding collisions on tiny ranges: top up with unused values
         vals = sorted(set(vals) | {int(v) for v in rng.choice(pool, size=n - len(vals), replace=False)})
-    vals = vals[:n] if order == 1 else vals[:n][::-1]
+    vals = vals[:n] if order == "ascending" else vals[:n][::-1]
     return tuple(float(v) for v in vals)
 
 
@@ -81,8 +80,8 @@ class ProbeDomain(abc.ABC):
     """Which templates apply: 'chart' or 'shapes' (plus the template's own kinds list)."""
 
     @abc.abstractmethod
-    def sample(self, rng: np.random.Generator, tier: str) -> Any:
-        """A random spec in ``tier`` drawn only from ``rng``."""
+    def sample(self, rng: np.random.Generator, tier: str, order: str = "shuffled") -> Any:
+        """A random spec in ``tier`` drawn only from ``rng`` (``order``: value order, charts only)."""
 
     @abc.abstractmethod
     def render(self, spec: Any) -> Any:
@@ -104,7 +103,7 @@ class ChartDomain(ProbeDomain):
 
     tiers: tuple[tuple[str, tuple[int, int]], ...] = tuple(_BAR_TIERS.items())
 
-    def sample(self, rng: np.random.Generator, tier: str) -> ChartSpec:
+    def sample(self, rng: np.random.Generator, tier: str, order: str = "shuffled") -> ChartSpec:
         """A single-series chart of this kind with a mark count in ``tier``'s range."""
         lo, hi = dict(self.tiers)[tier]
         n = int(rng.integers(lo, hi + 1))
@@ -112,7 +111,7 @@ class ChartDomain(ProbeDomain):
         pools = tuple(p for p in _SINGULAR if len(CATEGORY_POOLS[p]) >= n)
         topic = pick(rng, [t for t in TOPICS if set(t.pools) & set(pools)])
         pool, cats = pick_categories(rng, topic, n, pools)
-        values = sample_regime_values(rng, n, *(topic.value_range or (5.0, 100.0)))
+        values = sample_regime_values(rng, n, *(topic.value_range or (5.0, 100.0)), order=order)
         series = Series(pick(rng, topic.series), values, topic.unit)
         return ChartSpec(
             kind=self.name, data=DataTable(tuple(cats), (series,)),
@@ -171,7 +170,7 @@ class ChartDomain(ProbeDomain):
 class SceneDomain(ProbeDomain):
     """CLEVR-like 2D shape scenes (the paper's non-chart transfer domain)."""
 
-    def sample(self, rng: np.random.Generator, tier: str) -> Any:
+    def sample(self, rng: np.random.Generator, tier: str, order: str = "shuffled") -> Any:
         from ..core.scenes import sample_scene
 
         return sample_scene(rng, n_objects=_SCENE_TIERS[tier])

@@ -62,12 +62,18 @@ class Template(abc.ABC):
     needs_values: ClassVar[bool] = False
     """The answer needs absolute values read off the image (not just relative sizes), so it is
     only asked where the view says they are readable (a pie needs value labels)."""
+    needs_trend: ClassVar[bool] = False
+    """Asked only on trend charts (see ``probes/orders.py``), where sorted orders are allowed."""
     hint: ClassVar[str] = "axis_hint"
     """Key of the view word prepended to perception questions (colour questions say colours)."""
 
     def applies_to(self, view: Any) -> bool:
         """Whether this template can be asked about ``view`` at all."""
         if self.needs_values and not getattr(view, "values_readable", True):
+            return False
+        # "Judge only the bar heights" on a chart that prints every value is a reading
+        # question: perception is never asked where value labels are drawn.
+        if self.skill == "perception" and getattr(getattr(view.spec, "style", None), "value_labels", False):
             return False
         return view.spec.kind in self.kinds
 

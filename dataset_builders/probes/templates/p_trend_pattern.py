@@ -2,7 +2,8 @@
 
 The shape of the series in reading order: increasing, decreasing or fluctuating.
 
-The op rejects fewer than three marks and any adjacent pair that is a visual tie.
+The op rejects fewer than three marks and any adjacent pair that is a visual tie. Asked only
+on trend charts (``needs_trend``), whose orders are increasing, decreasing or shuffled alike.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ class TrendPattern(Template):
     skill = "perception"
     answer_type = "label"
     op = "trend"
+    needs_trend = True
     description = "Whether mark sizes increase, decrease or fluctuate in reading order."
     phrasings = (("Reading the {nouns} {along}, are their {sizes} increasing, decreasing or "
                   "fluctuating? Answer increasing, decreasing or fluctuating."),
