@@ -3,8 +3,14 @@
 Each edit knows its instruction, the honest result (CODE_HONEST: Accept), optionally a result
 that gets the KEY PARAMETER wrong (CODE_FAIL: Reject) and the fields it touches; a side-effect
 result (CODE_SIDE: Reject) is the honest one plus an unrequested change to another field.
-Labels alternate by item index (50/50); Rejects alternate between fail and side effect.
-Verified on renders: the honest edit changes the image, fail and side results differ from it.
+Labels alternate by item index (50/50) and items 2m and 2m+1 ask the same edit type
+(``EDITS`` in turn; a chart that cannot take the edit is redrawn, the edit is kept), so no
+instruction predicts the label: before, an edit without a wrong-parameter result (add
+grid lines) moved its Rejects to another edit and the instruction text alone beat the
+majority by 15 points. Rejects alternate between fail and side effect; an edit without a
+fail result rejects by side effect. Verified on renders: the honest edit changes the
+image, fail and side results differ from it, and an Accept result shows no defect
+(``screen.flaws_shown``, no text collisions or legend on the data).
 """
 
 from __future__ import annotations
@@ -111,19 +117,21 @@ def build_editing(seed: int, key: str, index: int) -> dict | None:
     """One editing item (instruction, original, result, label, failure, evidence) or None."""
     from ..core.render import render, sample_spec
     from .cpa import cleaned, is_clean
+    from .screen import flaws_shown
 
     accept = index % 2 == 0
-    failure = "none" if accept else ("key_parameter", "side_effect")[(index // 2) % 2]
     names = list(EDITS)
-    for attempt in range(10):
+    edit = names[(index // 2) % len(names)]
+    wanted = "none" if accept else ("key_parameter", "side_effect")[(index // 2 // len(names)) % 2]
+    for attempt in range(16):
         rng = rng_for(seed, key, "attempt", attempt)
         kinds = CHARTS.names()
         original, r_orig = cleaned(sample_spec(kinds[int(rng.integers(len(kinds)))], rng))
-        edit = names[(index // 2 + attempt) % len(names)]
         made = EDITS[edit](original, rng) if is_clean(r_orig) else None
         if made is None:
             continue
         instruction, honest, fail = made
+        failure = "side_effect" if wanted == "key_parameter" and fail is None else wanted
         result = {"none": honest, "key_parameter": fail}.get(failure) if failure != "side_effect" \
             else _side_effect(original, honest, rng)
         if result is None:
@@ -134,6 +142,10 @@ def build_editing(seed: int, key: str, index: int) -> dict | None:
             continue
         r_honest, r_result = render(honest), render(result)
         if r_orig.png in (r_honest.png, r_result.png) or (failure != "none" and r_result.png == r_honest.png):
+            continue
+        # An honest edit that lands the legend on the data or makes texts collide is a defect the
+        # paper's rubric rejects: it is not an Accept item.
+        if accept and (not is_clean(r_result) or flaws_shown(r_orig, r_result, original, result)):
             continue
         evidence = {"edit": edit, "requested_fields": sorted(changed_fields(original, honest)),
                     "changed_fields": sorted(changed_fields(original, result)), "attempt": attempt}

@@ -5,6 +5,11 @@ scale, resolution: the paper's "minor, non-semantic pixel differences"). Reject 
 carry one failure the evaluation prompt names: a data error, a missing component (legend,
 title, axis label), a wrong chart type, or a visual defect (a verified CPA flaw). Labels
 alternate by item index, so a task is balanced 50/50 by construction.
+
+The harmless re-render is not a sign of Accept: every candidate, Accept or Reject, is
+resized (figure scale and DPI) with probability 1/2 drawn per item, and Reject candidates
+get the same font-size change as Accept ones. Before, only Accept candidates changed size,
+and "the candidate's image size differs from the reference => Accept" was 100% accurate.
 """
 
 from __future__ import annotations
@@ -28,13 +33,18 @@ _RETYPE = {"bar": "line", "hbar": "bar", "grouped_bar": "stacked_bar", "stacked_
            "line": "grouped_bar", "area": "line", "scatter": "line", "radar": "line", "pie": "bar"}
 
 
-def _harmless(spec: ChartSpec, rng) -> tuple[ChartSpec, dict]:
-    scale = round(float(rng.choice([0.9, 0.95, 1.05, 1.1])), 2)
+RESIZE_SHARE = 0.5
+"""Share of candidates (of either label) re-rendered at another figure scale and DPI."""
+
+
+def _harmless(spec: ChartSpec, rng, resize: bool) -> tuple[ChartSpec, dict]:
+    """A re-render: font size +-1, and with ``resize`` another figure scale and DPI."""
+    scale = round(float(rng.choice([0.9, 0.95, 1.05, 1.1])), 2) if resize else 1.0
+    dpi = int(rng.choice([90, 110, 120])) if resize else spec.style.dpi
     style = dataclasses.replace(spec.style, width=round(spec.style.width * scale, 2),
                                 height=round(spec.style.height * scale, 2),
-                                font_size=spec.style.font_size + float(rng.choice([-1.0, 1.0])),
-                                dpi=int(rng.choice([90, 110, 120])))
-    return spec.replace(style=style), {"figure_scale": scale}
+                                font_size=spec.style.font_size + float(rng.choice([-1.0, 1.0])), dpi=dpi)
+    return spec.replace(style=style), {"figure_scale": scale, "dpi": dpi}
 
 
 def _data_error(spec: ChartSpec, rng) -> tuple[ChartSpec, dict] | None:
@@ -101,8 +111,11 @@ def _verified(failure: str, ref: ChartSpec, cand: ChartSpec, r_ref, r_cand, deta
     if r_ref.png == r_cand.png:
         return None
     if failure == "none":
+        from .screen import flaws_shown
+
         same_data = ref.kind == cand.kind and ref.data == cand.data and ref.encodings == cand.encodings
-        return detail if same_data and not collateral(r_ref, r_cand) else None
+        clean = same_data and not collateral(r_ref, r_cand) and not flaws_shown(r_ref, r_cand, ref, cand)
+        return detail if clean else None
     if failure == "missing_component":
         return detail if detail["removed"] in r_ref.boxes and detail["removed"] not in r_cand.boxes else None
     if failure == "visual_defect":
@@ -122,22 +135,29 @@ def build_reproduction(seed: int, key: str, index: int) -> dict | None:
     accept = index % 2 == 0
     failure = "none" if accept else list(FAILURES)[(index // 2) % len(FAILURES)]
     kinds = [k for k in CHARTS.names() if failure != "chart_type" or k in _RETYPE]
+    resize = bool(rng_for(seed, key, "resize").random() < RESIZE_SHARE)
     for attempt in range(8):
         rng = rng_for(seed, key, "attempt", attempt)
         kind = kinds[int(rng.integers(len(kinds)))]
         ref, r_ref = cleaned(sample_spec(kind, rng))
         if not is_clean(r_ref):
             continue
-        made = _harmless(ref, rng) if accept else FAILURES[failure](ref, rng)
+        made = (ref, {}) if accept else FAILURES[failure](ref, rng)
         if made is None:
             continue
-        cand, detail = made
+        injected, detail = made
+        cand, rerender = _harmless(injected, rng, resize)
+        detail = {**detail, "rerender": rerender}
         try:  # a kind may forbid the changed data (e.g. a span whose end precedes its start)
-            cand = cand.validate()
+            cand, injected = cand.validate(), injected.validate()
         except SpecError:
             continue
         r_cand = render(cand)
-        evidence = _verified(failure, ref, cand, r_ref, r_cand, detail)
+        # A failure is verified as injected, at the reference's size (verifiers compare the
+        # two renders mark by mark); the harmless re-render on top cannot undo it. A harmless
+        # candidate is verified as shown: same data, no collateral change.
+        checked = (cand, r_cand) if accept else (injected, render(injected))
+        evidence = _verified(failure, ref, *checked[:1], r_ref, checked[1], detail)
         if evidence is not None:
             evidence = {**evidence, "changed_fields": sorted(changed_fields(ref, cand)), "attempt": attempt}
             return {"reference": ref, "candidate": cand, "r_reference": r_ref, "r_candidate": r_cand,
