@@ -7,7 +7,6 @@ import json
 from collections import Counter, defaultdict
 
 import pytest
-from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import ChartSpec
 from chartprobe.dataset_builders.families.builder import (
     CONFIG_GROUPS,
@@ -21,7 +20,6 @@ from chartprobe.dataset_builders.families.source import (
     GROUPS,
     N_VARIANTS,
     REASONING_TYPES,
-    build_members,
     same_schema,
 )
 from chartprobe.dataset_builders.release.preset import load_preset, preset_path
@@ -58,7 +56,6 @@ def test_source_templates_cover_the_testbed():
     assert {"grouped_bar", "stacked_bar", "hbar", "line", "scatter", "pie", "donut", "area", "heatmap",
             "histogram", "gantt"} <= {cls.kind for cls in sources.values()}
     for name, cls in sources.items():
-        assert set(cls.keep_regimes) <= set(cls.regimes), name
         assert len(set(cls.regimes)) >= 3, f"{name}: regimes must change data in several ways"
         for regime in cls.regimes:
             assert callable(cls().regime_fn(regime)), (name, regime)
@@ -107,9 +104,8 @@ def test_variants_keep_kind_series_and_question_intent(rows):
             spec = ChartSpec.from_json(m["spec"])
             assert spec.kind == source_of(fid).kind == m["chart_kind"]
             assert same_schema(recon, spec), m["id"]
-            # Intent: the question is the source question, or a minimal edit of it.
-            if m["question_adapted"]:
-                assert m["question"] == m["original_question"].replace("increase", "decrease"), m["id"]
+            # Every member is asked the source question: wording never follows the new data.
+            assert not m["question_adapted"] and m["question"] == m["original_question"], m["id"]
             if m["role"] == "variant":
                 assert spec.style.theme == "default" and spec.data != recon.data
 
@@ -128,25 +124,10 @@ def test_domain_constraints_hold(rows):
             assert str(int(r["answer"])) == r["answer"]
 
 
-def _change_rate(name: str, n_families: int = 12) -> float:
-    source = FAMILY_SOURCES.get(name)()
-    changed = total = 0
-    for f in range(n_families):
-        members, _ = build_members(source, lambda *k, f=f: rng_for(7, f"{name}-rate-{f}", *k))
-        changed += sum(m.answer != members[0].answer for m in members[2:])
-        total += N_VARIANTS
-    return changed / total
-
-
-@pytest.mark.parametrize("name", FAMILY_SOURCES.names())
-def test_answer_change_rate_per_source_template(name):
-    """Acceptance 2: >= 80% of variants change the gold answer (data only; nothing rendered)."""
-    rate = _change_rate(name)
-    print(f"{name}: {rate:.2f} of variants change the answer")
-    assert rate >= MIN_CHANGE_RATE
-
-
 def test_answer_change_rate_in_the_release(rows):
+    """Pooled over source templates, >= 80% of variants change the gold answer (the stale agent's
+    limit in the validity suite); per-template rates and the binary balance are in
+    ``test_families_regimes.py``, since regimes are never conditioned on the answer."""
     variants = [r for r in rows["all"] if r["role"] == "variant"]
     assert sum(r["answer"] != r["original_answer"] for r in variants) / len(variants) >= MIN_CHANGE_RATE
 

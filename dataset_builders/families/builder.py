@@ -17,6 +17,7 @@ family id names the same rows in every config.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -150,13 +151,39 @@ def _row(base: dict, m: Member, png: bytes, suffix: str, scale: float = 1.0, deg
             "degradation": degradation}
 
 
+OUTSIDE = "outside right"
+
+
+def visible_members(members: list[Member]) -> list[tuple[Member, Any]]:
+    """Each member with its render, every data mark visible (no text over > 25% of a mark).
+
+    When the family's legend lies over a mark on any member (new data can move a line under
+    a legend drawn inside the axes), the whole family is re-laid out with the legend outside
+    the axes, so its members keep one look. A family that stays occluded is an error, never
+    a silent row.
+    """
+    from ..core.occlusion import occlusions
+    from ..core.render import render
+
+    drawn = [(m, render(m.spec)) for m in members]
+    if any(occlusions(r.boxes) for _, r in drawn) and all(m.spec.legend.form == "box" for m in members):
+        members = [dataclasses.replace(m, spec=m.spec.replace(
+            legend=dataclasses.replace(m.spec.legend, position=OUTSIDE))) for m in members]
+        drawn = [(m, render(m.spec)) for m in members]
+    for m, r in drawn:
+        hidden = occlusions(r.boxes)
+        if hidden:
+            h = hidden[0]
+            raise RuntimeError(f"{m.role} {m.variant_seed}: {h.text} covers {h.share:.0%} of {h.mark}")
+    return drawn
+
+
 def _family_rows(base: dict, members: list[Member]) -> Iterator[dict]:
     """The 12 rows of a family: original (JPEG-degraded), reconstruction, variants 0-9."""
-    from ..core.render import render
     from .images import JPEG_QUALITY, degrade
 
-    for m in members:
-        png = render(m.spec).png
+    for m, rendered in visible_members(members):
+        png = rendered.png
         if m.role == "original":
             degradation = f"jpeg:q{JPEG_QUALITY}"
             yield _row(base, m, degrade(png, degradation), "original", degradation=degradation)
@@ -167,11 +194,10 @@ def _family_rows(base: dict, members: list[Member]) -> Iterator[dict]:
 
 def _resolution_rows(base: dict, members: list[Member]) -> Iterator[dict]:
     """The reconstruction at 100%, 75% and 50% per side (bicubic), for the resolution ablation."""
-    from ..core.render import render
     from .images import degrade
 
-    recon = members[1]
-    png = render(recon.spec).png
+    recon, rendered = visible_members(members)[1]
+    png = rendered.png
     for scale in RESOLUTION_SCALES:
         degradation = "" if scale == 1.0 else f"bicubic:{scale:g}"
         yield _row(base, recon, degrade(png, degradation), f"reconstruction-{int(scale * 100)}",

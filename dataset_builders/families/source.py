@@ -11,13 +11,18 @@ executable QA logic (Chartographer §3.2-3.3, A.4-A.5):
   *regimes* (``regime_<name>`` methods; seed ``j`` uses ``regimes[j % len(regimes)]``) that
   reorder ranks, move peaks, flip trends, recompose shares or change the extreme entity
   while keeping the schema (kind, series names, category set) and the domain constraints.
-- ``adapt_question(spec, params)``: the question verbatim, unless the data makes it invalid.
+- ``adapt_question(spec, params)``: the family's question, a function of the params only:
+  every member of a family is asked the same text (wording that depends on the new data,
+  "increase" vs "decrease", would give the answer away).
 - ``generate_answer(spec, params)``: the gold value from the data (None = no unique answer,
   e.g. a near tie that cannot be read off the chart; such data is redrawn).
 
-Regimes not in ``keep_regimes`` must change the answer: the generator redraws until they
-do, so a model that repeats the original answer is caught on most variants (a few
-``keep`` regimes keep the answer, so "the answer always changes" is no shortcut either).
+Regimes are seed-controlled and never conditioned on the answer (Chartographer A.4: "The
+generator does not assign fixed perturbation labels"): a draw is redrawn only when it is
+invalid (schema, domain constraints, no unique answer), never because it kept or changed
+the original's answer. Whether a variant's answer changed is an outcome of the data, so
+neither "repeat the original" nor "answer the opposite" is a shortcut; each template tunes
+its regimes so that both stay well below perfect (``tests/test_families_regimes.py``).
 """
 
 from __future__ import annotations
@@ -86,8 +91,6 @@ class FamilySource(abc.ABC):
     question_template: ClassVar[str]
     """The source question, ``str.format``-ed with the params."""
     regimes: ClassVar[tuple[str, ...]]
-    keep_regimes: ClassVar[frozenset[str]] = frozenset()
-    """Regimes allowed to keep the original answer (small-noise controls)."""
 
     @abc.abstractmethod
     def source_data(self, rng: np.random.Generator) -> tuple[ChartSpec, dict[str, Any]]:
@@ -98,7 +101,7 @@ class FamilySource(abc.ABC):
         """Gold value computed from ``spec.data``; None when no unique readable answer exists."""
 
     def adapt_question(self, spec: ChartSpec, params: dict[str, Any]) -> str:
-        """The source question verbatim; templates override for minimal validity edits."""
+        """The source question for ``params``; never a function of ``spec`` (see module docstring)."""
         return self.question_template.format(**params)
 
     def check(self, spec: ChartSpec, params: dict[str, Any]) -> bool:
@@ -122,29 +125,28 @@ class FamilySource(abc.ABC):
         for this template (e.g. nothing left to reorder), the next regime in the cycle is used.
         """
         start = seed % len(self.regimes)
-        original = self.answer(template, params)
         for regime in self.regimes[start:] + self.regimes[:start]:
-            spec = self._draw_regime(regime, template, params, original, rng)
+            spec = self._draw_regime(regime, template, params, rng)
             if spec is not None:
                 return spec, regime
         raise RuntimeError(f"{self.name}: no regime produced valid data in {MAX_TRIES} tries each")
 
-    def _draw_regime(self, regime: str, template: ChartSpec, params: dict[str, Any], original: str | None,
+    def _draw_regime(self, regime: str, template: ChartSpec, params: dict[str, Any],
                      rng: np.random.Generator) -> ChartSpec | None:
-        """First valid draw that changes the answer (any valid draw for keep regimes), else
-        the last valid draw, else None."""
-        fallback = None
+        """First valid draw of ``regime`` (valid spec, same schema, ``check``, new data, an
+        answer), else None.
+
+        The original's answer is deliberately not consulted: redrawing until it changes would
+        make "answer the opposite of the original" a winning strategy on binary questions. The
+        data itself must change (a permutation may draw the identity): a copy of the
+        reconstruction is no counterfactual.
+        """
         for _ in range(MAX_TRIES):
             spec = self.regime_fn(regime)(template, params, rng)
-            if not (is_valid(spec) and same_schema(template, spec) and self.check(spec, params)):
-                continue
-            answer = self.answer(spec, params)
-            if answer is None:
-                continue
-            if answer != original or regime in self.keep_regimes:
+            if (is_valid(spec) and same_schema(template, spec) and spec.data != template.data
+                    and self.check(spec, params) and self.answer(spec, params) is not None):
                 return spec
-            fallback = spec
-        return fallback
+        return None
 
     def draw_source(self, rng: np.random.Generator) -> tuple[ChartSpec, dict[str, Any]]:
         """``source_data`` redrawn until it passes validation, constraints and has an answer."""
@@ -172,7 +174,11 @@ def same_schema(a: ChartSpec, b: ChartSpec) -> bool:
 
 
 def build_members(source: FamilySource, rng_of: Callable[..., np.random.Generator]) -> tuple[list[Member], dict]:
-    """All 12 members of one family; ``rng_of(*keys)`` gives the family's local generators."""
+    """All 12 members of one family; ``rng_of(*keys)`` gives the family's local generators.
+
+    Every member is asked the family's one question (the original's): a variant's wording never
+    follows its data, so the question cannot hint at the new answer.
+    """
     template, params = source.draw_source(rng_of("source"))
     question = source.adapt_question(template, params)
     answer = source.answer(template, params)
@@ -180,8 +186,7 @@ def build_members(source: FamilySource, rng_of: Callable[..., np.random.Generato
                Member("reconstruction", -1, "reconstruction", template, question, answer)]
     for seed in range(N_VARIANTS):
         spec, regime = source.generate_data(template, params, seed, rng_of("variant", seed))
-        members.append(Member("variant", seed, regime, spec, source.adapt_question(spec, params),
-                              source.answer(spec, params)))
+        members.append(Member("variant", seed, regime, spec, question, source.answer(spec, params)))
     return members, params
 
 

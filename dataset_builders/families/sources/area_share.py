@@ -2,8 +2,8 @@
 for the largest share of total generation?" (synthesis: band thickness relative to the
 stack height, named by the year axis).
 
-Regimes move the renewables peak to another year, reverse its trend, recompose every
-band, or jitter (control).
+Regimes move the renewables peak to another year, reverse its trend, or recompose every
+band.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ class AreaShare(FamilySource):
     answer_type = "year"
     question_template = "In which year did renewables account for the largest share of total electricity generation?"
     regimes = ("move_peak", "reverse", "recompose", "move_peak", "reverse",
-               "recompose", "move_peak", "reverse", "recompose", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "recompose", "move_peak", "reverse", "recompose", "move_peak")
 
     def source_data(self, rng):
         n = int(rng.integers(7, 11))
@@ -60,7 +59,3 @@ class AreaShare(FamilySource):
 
     def regime_recompose(self, spec, params, rng):
         return with_values(spec, self._bands(rng, len(spec.data.categories)))
-
-    def regime_jitter(self, spec, params, rng):
-        return with_values(spec, {s.name: np.round(np.maximum(np.asarray(s.values) + rng.normal(0, 1, len(s.values)), 1))
-                                  for s in spec.data.series})

@@ -1,7 +1,7 @@
 """Bars with printed values, museum visitors by month: "What is the difference between the
 highest and lowest monthly visitor numbers?" (text: both values are printed on the bars).
 
-Regimes widen or narrow the spread, move the peak month, lower the trough, or jitter.
+Regimes widen or narrow the spread, raise a new peak month, or lower the trough.
 Permuting the months would keep the answer, so no regime does only that.
 """
 

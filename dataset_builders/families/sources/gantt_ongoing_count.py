@@ -3,7 +3,9 @@ week {week}?" (synthesis: read the week labels and compare every band against on
 
 A task is in progress during week w when start <= w < end; no band starts or ends at w
 itself, so the count never hinges on an endpoint. Regimes reschedule tasks, extend or
-compress durations, or move the whole plan.
+compress durations, move the whole plan, or rebalance the plan around the asked week (each
+task runs through it with a probability the seed draws, so the count can land anywhere from
+none to all tasks; with the other regimes alone it would cluster at one or two).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ class GanttOngoingCount(FamilySource):
     reasoning_type = "synthesis"
     answer_type = "integer"
     question_template = "How many tasks are in progress during week {week}?"
-    regimes = ("reschedule", "extend", "compress", "shift_plan", "reschedule")
+    regimes = ("rebalance", "extend", "rebalance", "compress", "rebalance",
+               "shift_plan", "rebalance", "reschedule", "rebalance", "reschedule")
 
     def source_data(self, rng):
         n = int(rng.integers(5, 9))
@@ -67,3 +70,18 @@ class GanttOngoingCount(FamilySource):
         start, end = self._cur(spec)
         delta = float(rng.choice([-1, 1]) * rng.integers(4, 12))
         return self._with(spec, start + delta, end + delta)
+
+    def regime_rebalance(self, spec, params, rng):
+        """Each task spans the asked week with probability p ~ U(0.1, 0.9), else lies clear of it."""
+        w, n = params["week"], len(spec.data.categories)
+        p = rng.uniform(0.1, 0.9)
+        dur = rng.integers(4, 20, n)
+        start = np.empty(n)
+        for i in range(n):
+            if rng.random() < p:  # in progress: start < w < start + dur
+                start[i] = rng.integers(max(1, w - dur[i] + 1), w)
+            elif rng.random() < 0.5:  # finished before w
+                start[i] = rng.integers(1, max(2, w - dur[i]))
+            else:  # starts after w
+                start[i] = rng.integers(w + 1, WEEKS - 2)
+        return self._with(spec, start, start + dur)

@@ -1,8 +1,8 @@
 """Grouped bars, rent in two years per city: "In which city did rent rise the most?" (visual).
 
 The answer is the city with the largest (later - earlier) gap, read from bar heights
-alone (no value labels). Regimes re-assign the rises among cities, promote another city
-to the largest rise, rebuild the base rents, or only jitter (a control that may keep it).
+alone (no value labels). Regimes re-assign the rises among cities, give a city a rise
+above the current largest, or rebuild the base rents.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ class GroupedBarRise(FamilySource):
     answer_type = "label"
     question_template = "In which city did the average monthly rent rise the most between {a} and {b}?"
     regimes = ("reorder", "new_leader", "rebase", "new_leader", "reorder",
-               "rebase", "new_leader", "reorder", "rebase", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "rebase", "new_leader", "reorder", "rebase", "new_leader")
 
     def source_data(self, rng: np.random.Generator):
         n = int(rng.integers(4, 7))
@@ -66,8 +65,3 @@ class GroupedBarRise(FamilySource):
     def regime_rebase(self, spec, params, rng):
         n = len(spec.data.categories)
         return self._with(spec, params, rng.uniform(900, 2200, n), rng.uniform(-50, 520, n))
-
-    def regime_jitter(self, spec, params, rng):
-        n = len(spec.data.categories)
-        return self._with(spec, params, self._base(spec, params) + rng.normal(0, 30, n),
-                          self._rises(spec, params) + rng.normal(0, 15, n))

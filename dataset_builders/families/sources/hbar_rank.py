@@ -1,8 +1,8 @@
 """Horizontal bars with printed values, airline punctuality: "Which airline ranks third?"
 
 Visual/text: the rank can be read from bar lengths or from the printed percentages.
-Regimes re-rank the airlines, move a different airline into third place, redraw the
-scores, or jitter them (control).
+Regimes re-rank the airlines, move an airline from below the top three into third place,
+or redraw the scores.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ class HBarRank(FamilySource):
     answer_type = "label"
     question_template = "Which airline ranks third by on-time arrival rate?"
     regimes = ("reorder", "promote", "redraw", "promote", "reorder",
-               "redraw", "promote", "reorder", "redraw", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "redraw", "promote", "reorder", "redraw", "promote")
 
     def source_data(self, rng):
         n = int(rng.integers(5, 8))
@@ -59,6 +58,3 @@ class HBarRank(FamilySource):
 
     def regime_redraw(self, spec, params, rng):
         return self._with(spec, rng.uniform(62, 94, len(self._vals(spec))))
-
-    def regime_jitter(self, spec, params, rng):
-        return self._with(spec, self._vals(spec) + rng.normal(0, 0.3, len(self._vals(spec))))

@@ -1,8 +1,8 @@
 """Heatmap, bike rentals per station and weekday: "At which station were rentals highest on
 {day}?" (visual: compare cell colours down one column; no values printed).
 
-Regimes move the column's maximum to another station, permute the stations' rows, redraw
-the matrix, or jitter (control).
+Regimes raise a random station's cell above the column's maximum, permute the stations'
+rows, or redraw the matrix.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ class HeatmapMaxCell(FamilySource):
     answer_type = "label"
     question_template = "At which station were bike rentals highest on {day}?"
     regimes = ("move_max", "permute_rows", "redraw", "move_max", "permute_rows",
-               "redraw", "move_max", "permute_rows", "redraw", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "redraw", "move_max", "permute_rows", "redraw", "move_max")
 
     def source_data(self, rng):
         n = int(rng.integers(4, 7))
@@ -68,6 +67,3 @@ class HeatmapMaxCell(FamilySource):
 
     def regime_redraw(self, spec, params, rng):
         return with_values(spec, dict(zip(spec.series_names, self._matrix(rng, len(spec.data.series)))))
-
-    def regime_jitter(self, spec, params, rng):
-        return self._with_column(spec, params, self._column(spec, params) + rng.normal(0, 5, len(spec.data.series)))

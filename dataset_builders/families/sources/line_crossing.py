@@ -1,8 +1,8 @@
 """Two lines, EV vs petrol car sales share: "In which year did EV sales first exceed petrol?"
 
 Synthesis: the crossing is located visually and named by the year axis. The EV line starts
-below the petrol line and ends above it. Regimes move the crossing earlier or later,
-change the slopes, or jitter (control).
+below the petrol line and ends above it. Regimes move the crossing earlier or later, or
+redraw both lines with new slopes and a crossing anywhere.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ class LineCrossing(FamilySource):
     answer_type = "year"
     question_template = "In which year did the share of {a} first exceed the share of {b}?"
     regimes = ("earlier", "later", "reslope", "earlier", "later",
-               "reslope", "earlier", "later", "reslope", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "reslope", "earlier", "later", "reslope", "reslope")
 
     def source_data(self, rng):
         n = int(rng.integers(8, 13))
@@ -51,8 +50,12 @@ class LineCrossing(FamilySource):
             return None  # must start below and cross visibly
         return int(spec.data.categories[above[0]])
 
-    def _cross(self, spec, params):
-        return spec.data.categories.index(str(self.generate_answer(spec, params)))
+    @staticmethod
+    def _cross(spec):
+        """Index of the first year the EV line is above petrol, read off the data (the regimes
+        move the crossing relative to it; whether the answer changes is left to the draw)."""
+        ev, petrol = (np.asarray(s.values) for s in spec.data.series)
+        return int(np.flatnonzero(ev > petrol)[0])
 
     def _redraw(self, spec, rng, cross):
         n = len(spec.data.categories)
@@ -60,15 +63,10 @@ class LineCrossing(FamilySource):
         return with_values(spec, {"Electric": ev, "Petrol": petrol})
 
     def regime_earlier(self, spec, params, rng):
-        return self._redraw(spec, rng, int(rng.integers(1, self._cross(spec, params) + 1)))
+        return self._redraw(spec, rng, int(rng.integers(1, self._cross(spec) + 1)))
 
     def regime_later(self, spec, params, rng):
-        return self._redraw(spec, rng, int(rng.integers(self._cross(spec, params), len(spec.data.categories))))
+        return self._redraw(spec, rng, int(rng.integers(self._cross(spec), len(spec.data.categories))))
 
     def regime_reslope(self, spec, params, rng):
         return self._redraw(spec, rng, int(rng.integers(1, len(spec.data.categories))))
-
-    def regime_jitter(self, spec, params, rng):
-        vals = {s.name: np.round(np.asarray(s.values) + rng.normal(0, 0.3, len(s.values)), 1)
-                for s in spec.data.series}
-        return with_values(spec, vals)

@@ -1,8 +1,8 @@
 """Multi-series line, monthly streaming hours: "In which month did {series} peak?" (visual/text).
 
 The peak is found on the line (visual) and named from the month axis (text). Regimes move
-the target's peak to another month, swap its curve with a competitor's, reshape all the
-seasonal curves, or jitter (control).
+the target's peak to another month, swap its curve with a competitor's, or reshape all the
+seasonal curves.
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ class LinePeakMonth(FamilySource):
     answer_type = "label"
     question_template = "In which month did {series} reach its highest monthly viewing hours?"
     regimes = ("move_peak", "swap_curves", "reshape", "move_peak", "swap_curves",
-               "reshape", "move_peak", "swap_curves", "reshape", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "reshape", "move_peak", "swap_curves", "reshape", "move_peak")
 
     def source_data(self, rng):
         k = int(rng.integers(2, 4))
@@ -66,6 +65,3 @@ class LinePeakMonth(FamilySource):
 
     def regime_reshape(self, spec, params, rng):
         return with_values(spec, {n: np.round(_season(rng, 12), 1) for n in spec.series_names})
-
-    def regime_jitter(self, spec, params, rng):
-        return self._with(spec, params, self._target(spec, params) + rng.normal(0, 0.6, 12))

@@ -1,9 +1,10 @@
-"""Line with printed values, house prices: "By how much did the average price increase
-from {first} to {last}?" (text: both endpoint values are printed).
+"""Line with printed values, house prices: "By how much did the average price change from
+{first} to {last}?" (text: both endpoint values are printed).
 
-The adapter is the paper's minimal validity edit: when a variant's price falls, "increase"
-becomes "decrease" (``question_adapted``); the answer is always the size of the change.
-Regimes flip the trend, steepen or flatten it, or redraw the path.
+The question is neutral about the direction and identical for every member of a family
+(an adapter that wrote "increase" or "decrease" after the new data would give the trend
+away); the answer is the signed change (negative for a fall), so a flipped trend changes
+the answer. Regimes flip the trend, steepen or flatten it, or redraw the path.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class LineTrendChange(FamilySource):
     kind = "line"
     reasoning_type = "text"
     answer_type = "number"
-    question_template = "By how much did the average house price increase from {first} to {last} (in USD thousands)?"
+    question_template = ("By how much did the average house price change from {first} to {last}, in USD "
+                         "thousands? Give a negative number if it fell.")
     regimes = ("flip_trend", "steepen", "flatten", "flip_trend", "redraw")
 
     def source_data(self, rng):
@@ -42,15 +44,10 @@ class LineTrendChange(FamilySource):
                          y_label="Price (USD thousands)", value_labels=True, legend="none")
         return spec, {"first": years[0], "last": years[-1]}
 
-    def adapt_question(self, spec, params):
-        vals = spec.data.series[0].values
-        question = self.question_template.format(**params)
-        return question.replace("increase", "decrease") if vals[-1] < vals[0] else question
-
     def generate_answer(self, spec, params):
         vals = spec.data.series[0].values
-        change = abs(vals[-1] - vals[0])
-        return None if change < 5 else change
+        change = vals[-1] - vals[0]
+        return None if abs(change) < 5 else change  # a change under 5k reads as "flat"
 
     def _redraw(self, spec, rng, delta):
         vals = spec.data.series[0].values

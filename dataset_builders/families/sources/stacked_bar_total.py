@@ -1,8 +1,8 @@
 """Stacked bars, energy use by sector per country: "Which country uses the most energy in total?"
 
 Visual: the answer is the tallest stack, with no value labels. Regimes re-assign totals
-among countries, make another country the largest, change the sector composition (and
-the totals with it), or jitter the segments (control).
+among countries, lift a random country above the current largest total, or change the
+sector composition (and the totals with it).
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ class StackedBarTotal(FamilySource):
     answer_type = "label"
     question_template = "Which country has the highest total energy consumption across all sectors?"
     regimes = ("reorder", "new_leader", "recompose", "new_leader", "reorder",
-               "recompose", "new_leader", "reorder", "recompose", "jitter")
-    keep_regimes = frozenset({"jitter"})
+               "recompose", "new_leader", "reorder", "recompose", "new_leader")
 
     def source_data(self, rng):
         n = int(rng.integers(4, 7))
@@ -62,7 +61,3 @@ class StackedBarTotal(FamilySource):
 
     def regime_recompose(self, spec, params, rng):
         return self._with(spec, rng.uniform(10, 60, self._parts(spec).shape))
-
-    def regime_jitter(self, spec, params, rng):
-        parts = self._parts(spec)
-        return self._with(spec, parts + rng.normal(0, 2, parts.shape))
