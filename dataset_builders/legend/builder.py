@@ -11,7 +11,9 @@ lists (``space.LegendSpace``). Configs:
   (``studies``), one matched set per base chart.
 
 Every row stores its chart side, legend side and template program, so its answer can be
-recomputed (``program.answer_row``) and its variants re-derived.
+recomputed (``program.answer_row``) and its variants re-derived. Every row's image shows the
+marks it reads: no text covers more than a quarter of a data mark (``visible``; the
+``occlusion_max`` column is the proof).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .groups import snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
 from .space import LegendSpace, sample_unit
 from .studies import STUDIES
+from .visible import Renders, visible_unit
 
 CITATION = """@article{legendbench2026,
   title   = {LegendBench: A Diagnostic Benchmark for Legend Understanding with Counterfactual Interventions},
@@ -78,9 +81,19 @@ class LegendDataset(DatasetBuilder):
             # Kind and encoding mode are stratified over the item index (coprime cycles), so even
             # a small release covers every chart kind and every mode.
             kinds, modes = space.chart_kinds, space.encoding_modes
-            unit = sample_unit(space, rng(key, "unit"), kind=kinds[index % len(kinds)],
-                               mode=modes[index % len(modes)])
-            maker = RowMaker(unit, key, preset.seed)
+            renders = Renders()
+
+            def draw(r: Any) -> Any:
+                return sample_unit(space, r, kind=kinds[index % len(kinds)], mode=modes[index % len(modes)])
+
+            def hidden(u: Any) -> list:
+                return renders.hidden(u.chart, u.legend)
+
+            # Every row of a snapshot item is asked on its base legend or a variant of it: the
+            # base must show every mark (re-laid out, else redrawn from a fresh stream).
+            unit = visible_unit(draw, lambda a: rng(key, "unit", a) if a else rng(key, "unit"),
+                                space.legend_positions, hidden)
+            maker = RowMaker(unit, key, preset.seed, renders=renders)
             yield from snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
                                      knobs["interventions_per_group"])
         elif study in STUDIES:

@@ -47,9 +47,17 @@ interventions of it. `chart_spec` is identical across a group; only `legend_spec
 `expected` says what a legend-grounded reader does: `preserve` (same gold), `alter` (new gold,
 always different from the base's), `abstain` (gold "I don't know": a legend entry the question
 needs is not displayed). `evidence` lists the legend box ids a question needs and
-`legend_boxes` the legend boxes actually rendered, so answerability is checked on the image's
-own layout. Sufficiency rule: an item is answerable iff every entry it reads is displayed;
-identifying a hidden entry by elimination does not count.
+`legend_boxes` the legend boxes actually rendered (every one with positive width and height; a
+scatter or line handle is measured as its drawn marker or stroke), so answerability is checked on
+the image's own layout. Sufficiency rule: an item is answerable iff every entry it reads is
+displayed; identifying a hidden entry by elimination does not count.
+
+**Evidence visible.** No text element (legend box, title, axis labels, value labels of other
+marks) covers more than 25% of any data mark's box on any row's image: a base chart whose legend
+would hide marks is re-laid out (the box legend moved, outside the axes first) or redrawn, and a
+variant that would hide marks is replaced by another intervention. `occlusion_max` stores the
+largest share of any data mark covered by any text on the row's render (0.0 when none), so the
+rule can be checked without re-rendering (`chartprobe.dataset_builders.core.occlusion`).
 """
 
 STUDIES = """## Controlled studies (§6)

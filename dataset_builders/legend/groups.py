@@ -68,14 +68,23 @@ def _probe(tpl: LegendTemplate, st: State, params: dict[str, Any]) -> Probe:
 
 
 def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, params: dict[str, Any],
-               names: list[str], rng: Rng) -> Iterator[dict[str, Any]]:
-    """Variant rows of the group whose base row is ``base_row`` (interventions ``names``)."""
+               names: list[str], rng: Rng, limit: int | None = None) -> Iterator[dict[str, Any]]:
+    """Variant rows of the group whose base row is ``base_row``: one per intervention of
+    ``names`` (in order) until ``limit`` interventions are used.
+
+    A candidate legend whose render hides a data mark (``visible``) is skipped; an intervention
+    that only fails that way does not use up a slot, so the group takes the next one instead.
+    """
     st = maker.state()
     probe = _probe(tpl, st, params)
+    used = 0
     for name in names:
+        if limit is not None and used >= limit:
+            break
         iv: Intervention = INTERVENTIONS.get(name)()
         # Edits that ignore the target are drawn once per chart, so groups share their image.
         keys = (maker.base_id, name, probe.target) if iv.per_target else (maker.base_id, name)
+        outcome = "none"
         for legend in iv.apply(st, probe, rng(*keys)):
             new = maker.state(legend)
             gold = tpl.gold(new, params)
@@ -88,16 +97,21 @@ def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, p
                 continue
             if iv.family == "answerability" and changed and gold[0] != ABSTAIN:
                 raise ValueError(f"{name} changed an answerable gold of {base_row['id']}")
+            if maker.hidden(new):
+                outcome = "hidden" if outcome == "none" else outcome
+                continue
             expected = {"preserving": "preserve", "altering": "alter", "answerability": "preserve"}[iv.family]
             row = maker.row(f"{base_row['id']}-{name}", new, tpl, params, group_id=base_row["id"],
                             intervention=name, intervention_family=iv.family, expected=expected)
             if row is not None:
+                outcome = "row"
                 yield row
                 break
+        used += outcome != "hidden"
 
 
-def _pick_interventions(tpl: LegendTemplate, st: State, params: dict, k: int, rng: np.random.Generator) -> list[str]:
-    """Up to ``k`` applicable interventions, one per family first, then any."""
+def _rank_interventions(tpl: LegendTemplate, st: State, params: dict, rng: np.random.Generator) -> list[str]:
+    """Every applicable intervention, most wanted first: one per family, then the rest shuffled."""
     probe = _probe(tpl, st, params)
     usable = [n for n, cls in INTERVENTIONS.items() if cls().applies(st, probe)]
     by_family: dict[str, list[str]] = {}
@@ -106,7 +120,7 @@ def _pick_interventions(tpl: LegendTemplate, st: State, params: dict, k: int, rn
     picked = [fam[int(rng.integers(len(fam)))] for _, fam in sorted(by_family.items())]
     rest = [n for n in usable if n not in picked]
     rng.shuffle(rest)
-    return (picked + rest)[:k]
+    return picked + rest
 
 
 def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group: int) -> Iterator[dict]:
@@ -148,5 +162,5 @@ def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group
         yield row
         # Groups around every chain target and extra probe, and around one upstream probe per chain.
         if row["chain_role"] in ("", "reason") or row["id"].endswith("-0"):
-            names = _pick_interventions(tpl, st, p, per_group, rng(maker.base_id, row["id"], "pick"))
-            yield from group_rows(maker, row, tpl, p, names, rng)
+            names = _rank_interventions(tpl, st, p, rng(maker.base_id, row["id"], "pick"))
+            yield from group_rows(maker, row, tpl, p, names, rng, limit=per_group)

@@ -2,8 +2,10 @@
 
 :class:`RowMaker` holds a base unit and renders each distinct legend state once (variants
 of many groups share images). A row carries the chart side and legend side it was asked
-on, the template program that recomputes its answer, the legend evidence it needs and the
-legend boxes actually rendered, so validity can be checked on the image's own layout.
+on, the template program that recomputes its answer, the legend evidence it needs, the
+legend boxes actually rendered (so validity can be checked on the image's own layout) and
+``occlusion_max``, the largest share of a data mark any text covers on that render (the proof
+that the marks it reads are visible, ``visible``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from .space import Unit
 from .templates import LEGEND_TEMPLATES
 from .templates._base import ABSTAIN, LegendTemplate, State
 from .templates.t3_rank import visual_ranks
-from .unit import LegendSide, compose, side_to_json
+from .unit import LegendSide, side_to_json
+from .visible import Renders, Shot
 
 __all__ = ["RowMaker", "displayed_position"]
 
@@ -43,24 +46,20 @@ class RowMaker:
     seed: int
     study_factor: str = ""
     study_level: str = ""
-    _images: dict[str, tuple[dict[str, Any], str]] = field(default_factory=dict)
+    renders: Renders = field(default_factory=Renders)
+    """Shared by every maker of one base item, so each legend state is rendered once."""
 
     def state(self, legend: LegendSide | None = None, chart: Any = None) -> State:
         """The legend state ``legend`` (default: the base legend) over the base chart."""
         return State(chart=chart or self.unit.chart, legend=legend or self.unit.legend,
                      channels=self.unit.channels, add_labels=self.unit.add_labels)
 
-    def _render(self, st: State) -> tuple[dict[str, Any], str, str]:
-        from ..core.render import render
+    def _render(self, st: State) -> tuple[Shot, str]:
+        return self.renders.shot(st.chart, st.legend)
 
-        spec = compose(st.chart, st.legend)
-        key = spec.to_json()
-        if key not in self._images:
-            rendered = render(spec, validate=False)
-            boxes = {k: v for k, v in rendered.boxes.items() if k.startswith("legend/")}
-            self._images[key] = ({"bytes": rendered.png, "path": None}, json.dumps(boxes, sort_keys=True))
-        image, boxes = self._images[key]
-        return image, boxes, key
+    def hidden(self, st: State) -> bool:
+        """Whether text covers more than a quarter of some data mark on ``st``'s render."""
+        return bool(self._render(st)[0].occlusions)
 
     def row(self, row_id: str, st: State, template: LegendTemplate | str, params: dict[str, Any], *,
             group_id: str, chain_id: str = "", chain_role: str = "", intervention: str = "none",
@@ -71,7 +70,7 @@ class RowMaker:
         if gold is None:
             return None
         answer, answer_type = gold
-        image, boxes, spec_json = self._render(st)
+        shot, spec_json = self._render(st)
         targets = tpl.targets(st, params)
         evidence = tpl.evidence(st, params)
         primary = st.evidence_of_item(st.item_of(targets[0])) if targets else ()
@@ -79,7 +78,7 @@ class RowMaker:
         answerability = intervention_family == "answerability"
         u = self.unit
         return {
-            "id": row_id, "image": image, "question": tpl.question(st, params), "answer": answer,
+            "id": row_id, "image": shot.image, "question": tpl.question(st, params), "answer": answer,
             "answer_type": answer_type, "spec": spec_json, "chart_spec": st.chart.to_json(),
             "legend_spec": side_to_json(st.legend), "seed": self.seed, "generator_version": GENERATOR_VERSION,
             "base_id": self.base_id, "group_id": group_id, "chain_id": chain_id, "chain_role": chain_role,
@@ -93,7 +92,8 @@ class RowMaker:
             "target": targets[0] if targets else "",
             "target_legend_index": displayed_position(st, primary),
             "visual_rank": ranks[st.item_of(targets[0])] if ranks and targets else -1,
-            "evidence": json.dumps(list(evidence)), "legend_boxes": boxes,
+            "evidence": json.dumps(list(evidence)), "legend_boxes": shot.legend_boxes,
+            "occlusion_max": shot.occlusion_max,
             "study_factor": self.study_factor, "study_level": self.study_level,
             "program": program_json(tpl.name, params, u.channels, u.add_labels),
         }
@@ -106,7 +106,7 @@ LEGEND_COLUMNS: dict[str, str] = {
     "chart_kind": "string", "mark_family": "string", "legend_form": "string", "encoding_mode": "string",
     "legend_position": "string", "num_series": "int32", "num_points": "int32", "theme": "string",
     "add_labels": "bool", "target": "string", "target_legend_index": "int32", "visual_rank": "int32",
-    "evidence": "string", "legend_boxes": "string", "study_factor": "string", "study_level": "string",
+    "evidence": "string", "legend_boxes": "string", "occlusion_max": "float32", "study_factor": "string", "study_level": "string",
     "program": "string",
 }
 """Value columns of every legend row beyond the base columns (``channels`` is a list of strings)."""

@@ -31,6 +31,7 @@ from .space import (
 )
 from .templates import LEGEND_TEMPLATES
 from .templates.t3_rank import visual_ranks
+from .visible import Hidden, Renders, fit_layout
 
 __all__ = ["STUDIES", "channel_rows", "order_rows", "visibility_rows"]
 
@@ -41,13 +42,28 @@ VISIBILITY_POLICIES = ("mask_full", "keep_target", "hide_target", "keep_distract
 ORDER_KINDS = ("line", "grouped_bar", "pie", "scatter")
 
 
-def _unit_where(space: LegendSpace, rng: np.random.Generator, ok: Callable[[Unit], bool], **pins: Any) -> Unit:
-    """Redraw until ``ok`` holds (the study needs a well-posed base); fails loudly after 200 tries."""
+def _unit_where(space: LegendSpace, rng: np.random.Generator, ok: Callable[[Unit], bool], hidden: Hidden,
+                **pins: Any) -> Unit:
+    """Redraw until ``ok`` holds and some layout shows every mark of every chart the study draws
+    from the unit (``hidden``); fails loudly after 200 tries."""
     for _ in range(200):
         unit = sample_unit(space, rng, **pins)
         if ok(unit):
-            return unit
+            visible = fit_layout(unit, space.legend_positions, hidden)
+            if visible is not None:
+                return visible
     raise ValueError(f"no usable base chart for {pins} in 200 draws; widen the preset's ranges")
+
+
+def _levels(unit: Unit, family: str, key: str, rng: Rng) -> list[tuple[str, Unit]]:
+    """(study level, unit) per channel scheme of ``family``: same data and legend, new encodings."""
+    out = []
+    for channels in channel_schemes(family, "single") + channel_schemes(family, "double"):
+        mode = "single" if len(channels) == 1 else "double"
+        encodings = encodings_for(unit.kind, family, mode, channels, len(unit.chart.encodings), rng(key, "encodings"))
+        out.append(("+".join(channels), dataclasses.replace(
+            unit, chart=unit.chart.replace(encodings=encodings), channels=channels, encoding_mode=mode)))
+    return out
 
 
 def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
@@ -58,17 +74,16 @@ def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) 
     kind = kinds[int(r.integers(len(kinds)))]
     # Every scheme must give each series a distinct value: no more series than the smallest pool.
     limit = min(len(CHANNEL_POOLS[c]) for c in CHANNELS_OF_FAMILY[family])
-    unit = _unit_where(space, r, lambda u: u.num_series <= limit, kind=kind, mode="single", channels=("color",),
-                       form="box")
-    levels = channel_schemes(family, "single") + channel_schemes(family, "double")
+    renders = Renders()
+
+    def hidden(u: Unit) -> list:  # one layout for every scheme, so the matched set differs only in channels
+        return renders.first_hidden((lu.chart, lu.legend) for _, lu in _levels(u, family, key, rng))
+
+    unit = _unit_where(space, r, lambda u: u.num_series <= limit, hidden, kind=kind, mode="single",
+                       channels=("color",), form="box")
     questions = None
-    for channels in levels:
-        encodings = encodings_for(kind, family, "single" if len(channels) == 1 else "double", channels,
-                               len(unit.chart.encodings), rng(key, "encodings"))
-        level_unit = dataclasses.replace(unit, chart=unit.chart.replace(encodings=encodings), channels=channels,
-                                         encoding_mode="single" if len(channels) == 1 else "double")
-        level = "+".join(channels)
-        maker = RowMaker(level_unit, key, seed, study_factor="channel", study_level=level)
+    for level, level_unit in _levels(unit, family, key, rng):
+        maker = RowMaker(level_unit, key, seed, study_factor="channel", study_level=level, renders=renders)
         st = maker.state()
         if questions is None:  # chosen once, on the first scheme: the same questions on every scheme
             questions = _channel_questions(st, rng(key, "questions"))
@@ -93,20 +108,29 @@ def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, 
     return out
 
 
+def _rotations(unit: Unit, key: str, seed: int) -> list[tuple[int, ...]]:
+    """The N cyclic rotations of the legend order that mirrors the visual rank (rotation 0)."""
+    ranks = visual_ranks(RowMaker(unit, key, seed).state())
+    n = len(ranks)
+    aligned = sorted(range(n), key=lambda i: ranks[i])  # legend order mirrors visual rank
+    return [tuple(aligned[(p - k) % n] for p in range(n)) for k in range(n)]
+
+
 def order_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
     """N rotations x N targets of the rank question on one chart (every target at every position once)."""
     kinds = [k for k in ORDER_KINDS if k in space.chart_kinds] or list(ORDER_KINDS)
     kind = kinds[index % len(kinds)]
     r = rng(key, "unit")
-    unit = _unit_where(space, r, lambda u: visual_ranks(RowMaker(u, key, seed).state()) is not None,
+    renders = Renders()
+
+    def hidden(u: Unit) -> list:  # every rotation is asked, so every rotation must show every mark
+        return renders.first_hidden((u.chart, u.legend.replace(order=o)) for o in _rotations(u, key, seed))
+
+    unit = _unit_where(space, r, lambda u: visual_ranks(RowMaker(u, key, seed).state()) is not None, hidden,
                        kind=kind, mode="single", form="box")
-    maker = RowMaker(unit, key, seed, study_factor="order")
+    maker = RowMaker(unit, key, seed, study_factor="order", renders=renders)
     st = maker.state()
-    ranks = visual_ranks(st)
-    n = len(ranks)
-    aligned = sorted(range(n), key=lambda i: ranks[i])  # legend order mirrors visual rank
-    for k in range(n):
-        order = tuple(aligned[(p - k) % n] for p in range(n))
+    for k, order in enumerate(_rotations(unit, key, seed)):
         maker.study_level = f"rotation_{k}"
         rotated = maker.state(unit.legend.replace(order=order))
         for label in st.labels:
@@ -120,8 +144,12 @@ def order_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) ->
 def visibility_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
     """A one-label and a two-label question under full visibility and each occlusion policy."""
     r = rng(key, "unit")
-    unit = _unit_where(space, r, lambda u: u.num_series >= 3, mode="single", form="box")
-    maker = RowMaker(unit, key, seed, study_factor="visibility", study_level="full")
+    renders = Renders()
+    unit = _unit_where(space, r, lambda u: u.num_series >= 3, lambda u: renders.hidden(u.chart, u.legend),
+                       mode="single", form="box")
+    # A policy variant that would hide a mark is skipped (groups.group_rows); hiding entries
+    # only shrinks the legend, so in practice every policy is kept.
+    maker = RowMaker(unit, key, seed, study_factor="visibility", study_level="full", renders=renders)
     st = maker.state()
     for name in ("t2_value", "t3_compare"):
         tpl = LEGEND_TEMPLATES.get(name)()

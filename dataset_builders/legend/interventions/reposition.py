@@ -18,4 +18,7 @@ class Reposition(Intervention):
 
     def apply(self, st, probe, rng):
         options = [p for p in POSITIONS if p != st.legend.position]
-        return [st.legend.replace(position=options[int(rng.integers(len(options)))])]
+        drawn = options[int(rng.integers(len(options)))]
+        # Fallbacks for a drawn place that would cover marks: outside the axes first (no mark there).
+        rest = sorted((p for p in options if p != drawn), key=lambda p: not p.startswith("outside"))
+        return [st.legend.replace(position=p) for p in (drawn, *rest)]
