@@ -1,11 +1,13 @@
 """``position_prior``: answers from the marks' order alone, as if every series were sorted.
 
-The agent never reads a mark's size. It asks the suite what the gold would be if each
-series held its own values sorted along the reading order (left to right, top to bottom,
-clockwise), ascending or descending: "the tallest bar is the rightmost", "the top three
-are the last three", "a bar's rank is its position". It answers only rows where the two
-orders disagree (the answer depends on order) and whose answer names a position, a label,
-a list or a verdict — never a number, since sorted values would leak the magnitudes. Which
+The agent never reads a mark's size. It asks the suite what the gold would be if every
+series rose (or fell) steadily along the reading order (left to right, top to bottom,
+clockwise): the values are replaced by the positions 1..n (or n..1), the same in every
+series, so nothing of the real magnitudes survives — "the tallest bar is the rightmost",
+"the top three are the last three", "a bar's rank is its position". Questions that compare
+series become ties and go unanswered. It answers only rows where the two directions
+disagree (the answer depends on order) and whose answer names a position, a label, a list
+or a verdict, never a number. Which
 direction to assume is learnt per template out of sample (other splits, else the other
 half of the units). On a release whose values are exchangeable along the axis it scores
 chance; on sorted series it scores far above.
@@ -30,7 +32,8 @@ DIRECTIONS = ("ascending", "descending")
 
 
 def sorted_spec(spec_json: str, descending: bool) -> str | None:
-    """The spec with every series' values sorted along the category order (None if no series)."""
+    """The spec with every series' values replaced by the positions 1..n along the category
+    order (n..1 when ``descending``), identical across series (None if it has no series)."""
     try:
         spec = json.loads(spec_json)
         series = spec["data"]["series"]
@@ -39,7 +42,8 @@ def sorted_spec(spec_json: str, descending: bool) -> str | None:
     if not isinstance(series, list) or not series:
         return None
     for s in series:
-        s["values"] = sorted(s["values"], reverse=descending)
+        n = len(s["values"])
+        s["values"] = [float(n - i if descending else i + 1) for i in range(n)]
     return json.dumps(spec, sort_keys=True)
 
 
