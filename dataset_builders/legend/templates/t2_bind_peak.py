@@ -1,11 +1,16 @@
-"""T2 binding: where does a named series reach its highest value?"""
+"""T2 binding: where does a named series reach its highest value?
+
+On a scatter plot the answer is the highest point's position counting from the left, not its
+x coordinate: the x of a point (78, on an axis ticked every 10) cannot be read exactly, so an
+exact coordinate would score a correct reading (79) as wrong. A position is what the marks show.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import legend_template
-from ._base import LegendTemplate, fmt
+from ._base import LegendTemplate
 
 
 @legend_template("t2_bind_peak")
@@ -32,11 +37,15 @@ class BindPeak(LegendTemplate):
             return None
         peak = int(np.argmax(vals))
         xs = st.chart.data.x_values
-        return fmt(xs[peak]) if xs is not None else st.categories[peak]
+        if xs is None:
+            return st.categories[peak]
+        lefts = sorted(range(len(vals)), key=lambda i: xs[i])  # reading order: left to right
+        return str(lefts.index(peak) + 1)
 
     def text(self, st, params):
         label = params["labels"][0]
         if st.chart.data.x_values is not None:
-            return f"What is the x value of the highest point of '{label}'?"
+            return (f"Counting the points of '{label}' from the left, which one is its highest? "
+                    "Answer with its position (1 = leftmost).")
         noun = st.chart.axes.x_label.lower() or "axis"  # radar charts name their spokes, not an x axis
         return f"At which {noun} does '{label}' reach its highest value?"
