@@ -110,7 +110,9 @@ CARD_INTRO = ("Every number below comes from `chartprobe validate`: reference ag
               "random guesser) answer every config and split, and each metric must catch the shortcut it "
               "was designed to catch. Thresholds: oracle 100%; blind at most 5 points above the majority "
               "rate; abstaining never scores on answerable items; no categorical template's majority answer "
-              "above 1.5x uniform (one-sided 95% Wilson bound); benchmark-specific checks as listed.")
+              "above 1.5x uniform (one-sided 95% Wilson bound); image-side and answer-set shortcut agents "
+              "(position prior, file metadata, anti-stale, answer-everything, text reader) at most 5 points "
+              "above chance; benchmark-specific checks as listed.")
 
 
 def write_validity_card(release: str | Path, report: ValidityReport) -> Path:

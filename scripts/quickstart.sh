@@ -3,7 +3,8 @@
 #   1. install into .venv (CPU torch first);
 #   2. build the small release of every dataset into hub/;
 #   3. validate every release with the reference agents (oracle, blind, stale, first-position,
-#      always-accept, abstention, legend-order, random) and put the validity table in each card;
+#      always-accept, abstention, legend-order, random, and the shortcut agents position-prior,
+#      metadata, anti-stale, answer-everything, text-reader) and put the validity table in each card;
 #   4. score a tiny random VLM on every task with lm-evaluation-harness (release -> lm-eval ->
 #      scoring -> metrics; the tiny model scores near zero, the point is the path);
 #   5. rescore everything with `chartprobe score` (gold from the releases) and write the report with plots.
