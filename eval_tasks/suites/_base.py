@@ -92,6 +92,11 @@ class Suite(abc.ABC):
         """The image columns of a document in the order the model sees them (metadata agent)."""
         return list(doc.get("image_meta") or {})
 
+    def size_is_evidence(self, row: Row) -> bool:
+        """True when the image's dimensions *are* what the question judges (a squashed chart):
+        the metadata agent then has nothing to find that the skill itself would not see."""
+        return False
+
     def claims_visual(self, row: Row) -> bool:
         """True when the row's question claims to need reading the marks, not printed text."""
         return False

@@ -53,6 +53,10 @@ class JudgeSuite(Suite):
             return ["image_better", "image_worse"] if doc["order"] == "better_first" else ["image_worse", "image_better"]
         return ["image_reference", "image_candidate"]
 
+    def size_is_evidence(self, row: Row) -> bool:
+        """An aspect-ratio pair's flaw is the figure's shape: its size is the evidence, not a leak."""
+        return row.get("criterion") == "aspect_ratio"
+
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         if "pair_id" in row:
             rec = jm.cpa_record(row, [prediction])
