@@ -81,6 +81,8 @@ def test_sign_flip_permutation_test_and_stars():
     unchanged = [r for i in range(12) for r in _family(f"u{i}", True, True, [True] * 10)]
     assert fm.sign_flip_test(unchanged) == 1.0 and fm.stars(1.0) == ""
     assert (fm.stars(0.04), fm.stars(0.009), fm.stars(0.2)) == ("*", "**", "")
+    one = _family("solo", True, True, [False] * 10)  # one family: both signs give the same |mean|
+    assert fm.sign_flip_test(one) == 1.0
 
 
 def test_per_reasoning_type_cva():

@@ -178,7 +178,9 @@ def test_generate_a_chart_and_its_probes_live(page):
 
     _tab(page, "Generate")
     expect(page.locator("#generate-image img")).to_be_visible()
-    expect(page.locator("#generate-probes")).to_contain_text("perception")
+    # Grounding and reasoning on every chart (perception only where no value labels print the values).
+    expect(page.locator("#generate-probes")).to_contain_text("grounding")
+    expect(page.locator("#generate-probes")).to_contain_text("reasoning")
     assert page.locator("#generate-probes tbody tr").count() >= 9
     _shot(page, "07-generate")
 

@@ -152,7 +152,9 @@ def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
              for fam in _by_family(records).values() if fam["original"] and fam["variant"]]
     if not diffs:
         return None
-    if not any(diffs):
+    if not any(diffs) or len(diffs) < 2:
+        # One family: flipping its sign gives the same |mean|, so the exact two-sided p is 1
+        # (scipy refuses a one-observation sample).
         return 1.0
     exact = 2 ** len(diffs) if len(diffs) <= SIGN_FLIP_EXACT_MAX else 0
     res = permutation_test((np.asarray(diffs),), np.mean, permutation_type="samples", vectorized=True,

@@ -128,10 +128,11 @@ class Suite(abc.ABC):
         return row.get("answer_type") != "abstain" and not is_abstention(str(row.get("answer", "")))
 
     def checks(self, runs: RunSet) -> list[Check]:
-        """Validity checks with thresholds (see :mod:`chartprobe.eval_tasks.suites._checks`)."""
-        from . import _checks
+        """Validity checks with thresholds: the shared ones (:mod:`chartprobe.eval_tasks.suites._checks`)
+        and the shortcut agents' gaps over chance (:mod:`chartprobe.eval_tasks.suites._shortcuts`)."""
+        from . import _checks, _shortcuts
 
-        return _checks.common_checks(self, runs)
+        return _checks.common_checks(self, runs) + _shortcuts.shortcut_checks(self, runs)
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """PNG plots of ``profiles`` (model -> summary) written into ``folder``; default none."""

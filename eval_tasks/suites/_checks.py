@@ -178,9 +178,6 @@ COMMON: tuple[Callable[[Any, RunSet], list[Check]], ...] = (
 
 
 def common_checks(suite: Any, runs: RunSet) -> list[Check]:
-    """Every shared check, the shortcut agents' gaps over chance, and the random agent's
-    chance level for reference."""
-    from ._shortcuts import shortcut_checks
-
-    out = [c for fn in COMMON for c in fn(suite, runs)] + shortcut_checks(suite, runs)
+    """Every shared check, plus the random agent's chance level for reference."""
+    out = [c for fn in COMMON for c in fn(suite, runs)]
     return out + info_checks(suite, runs, "random", "random-guess accuracy")
