@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from ..core.png_pad import equalize
 from ..release.dataset import GENERATOR_VERSION, DatasetBuilder, dataset
 from ..release.preset import Preset
 from .card import judge_card
@@ -36,8 +37,9 @@ CRJ_TASKS = {"crj_reproduction": "reproduction", "crj_editing": "editing"}
 BALANCE_TOLERANCE = 0.05
 
 
-def _png(rendered: Any) -> dict:
-    return {"bytes": rendered.png, "path": None}
+def _images(names: tuple[str, str], *rendered: Any) -> dict[str, dict]:
+    """The item's image cells, padded to one byte length so file size cannot tell them apart."""
+    return {n: {"bytes": b, "path": None} for n, b in zip(names, equalize(*(r.png for r in rendered)), strict=True)}
 
 
 @dataset("judge")
@@ -104,7 +106,7 @@ class JudgeDataset(DatasetBuilder):
             return
         yield {**base, "id": key, "pair_id": key, "criterion": criterion, "dimension": DIMENSIONS[criterion],
                "strategy": pair.strategy, "chart_kind": pair.better.kind,
-               "image_better": _png(pair.rendered_better), "image_worse": _png(pair.rendered_worse),
+               **_images(("image_better", "image_worse"), pair.rendered_better, pair.rendered_worse),
                "evidence": json.dumps(pair.evidence, sort_keys=True), "spec_better": pair.better.to_json(),
                "spec_worse": pair.worse.to_json()}
 
@@ -122,7 +124,7 @@ class JudgeDataset(DatasetBuilder):
                "question": instruction or REPRO_QUERY, "answer": item["label"], "answer_type": "choice",
                "label": item["label"], "failure": item["failure"], "edit": item.get("edit", ""),
                "chart_kind": item["reference"].kind, "evidence": json.dumps(item["evidence"], sort_keys=True),
-               "image_reference": _png(item["r_reference"]), "image_candidate": _png(item["r_candidate"]),
+               **_images(("image_reference", "image_candidate"), item["r_reference"], item["r_candidate"]),
                "spec_reference": item["reference"].to_json(), "spec_candidate": item["candidate"].to_json()}
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:

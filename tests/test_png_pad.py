@@ -1,0 +1,55 @@
+"""Byte-neutral PNGs: images shown together share one file size and keep their pixels."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from chartprobe.dataset_builders.core.png_pad import PAD_KEYWORD, PngPadError, equalize, pad_to
+from PIL import Image
+
+
+def _png(seed: int, size=(40, 30)) -> bytes:
+    rng = np.random.default_rng(seed)
+    out = io.BytesIO()
+    Image.fromarray(rng.integers(0, 255, (*size[::-1], 3), dtype=np.uint8)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_equalized_pngs_have_one_size_and_the_same_pixels():
+    small, large = _png(0, (10, 10)), _png(1, (60, 40))
+    a, b = equalize(small, large)
+    assert len(a) == len(b) > len(large)
+    for before, after in ((small, a), (large, b)):
+        img = Image.open(io.BytesIO(after))
+        img.load()
+        assert PAD_KEYWORD.decode() in img.info  # exactly one pad chunk, read as a text entry
+        assert np.array_equal(np.asarray(img), np.asarray(Image.open(io.BytesIO(before))))
+
+
+def test_equalize_is_deterministic():
+    pngs = (_png(2), _png(3))
+    assert equalize(*pngs) == equalize(*pngs)
+
+
+def test_pad_refuses_what_it_cannot_pad():
+    png = _png(4)
+    with pytest.raises(PngPadError, match="cannot pad"):
+        pad_to(png, len(png) + 3)
+    with pytest.raises(PngPadError, match="not a PNG"):
+        pad_to(b"GIF89a", 100)
+
+
+def test_judge_pairs_cannot_be_told_apart_by_file_size(release_root):
+    """Every CPA and CRJ item's two images have the same byte length (the metadata agent's lever)."""
+    import pyarrow.parquet as pq
+
+    release = release_root / "chartprobe-judge"
+    pairs = {"cpa": ("image_better", "image_worse"),
+             "crj_reproduction": ("image_reference", "image_candidate"),
+             "crj_editing": ("image_reference", "image_candidate")}
+    for config, (left, right) in pairs.items():
+        for path in sorted((release / config).glob("*.parquet")):
+            for row in pq.read_table(path, columns=[left, right]).to_pylist():
+                assert len(row[left]["bytes"]) == len(row[right]["bytes"])
