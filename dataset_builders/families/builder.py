@@ -95,6 +95,13 @@ class FamiliesDataset(DatasetBuilder):
         base = _common(preset, key, source, members[0], params)
         yield from make_rows(base, members)
 
+    def derive(self, preset: Preset, config: str, split: str, built: dict[str, dict[str, Any]]) -> Any | None:
+        """Group and ``resolution`` configs are selected or rescaled from ``all`` (``derive.py``)."""
+        from .derive import derived
+
+        return derived(config, self.item_keys(preset, config, split), built.get("all", {}).get(split),
+                       self.features(config))
+
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Every family is complete: 1 original, 1 reconstruction, variants 0-9 (3 scales in
         ``resolution``), and all configs agree on a family's rows."""

@@ -80,6 +80,15 @@ class DatasetBuilder(abc.ABC):
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
         """Yield the rows of one item; must depend only on ``(preset, config, split, key)``."""
 
+    def derive(self, preset: Preset, config: str, split: str, built: dict[str, dict[str, Any]]) -> Any | None:
+        """``config``/``split`` computed from configs already in ``built``, or None to generate it.
+
+        A config whose rows are a pure function of another's (the same families regrouped,
+        one image rescaled) need not be rendered twice. The result must equal what
+        ``build_item`` would yield, row for row; the default derives nothing.
+        """
+        return None
+
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Check release-wide invariants (e.g. split disjointness) before anything is written.
 

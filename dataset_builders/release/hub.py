@@ -187,8 +187,9 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
     steps = [(c, s) for c, cp in recipe.configs.items() for s in cp.splits]
     for config, split in tqdm(steps, desc=f"building {builder.repo_name}", unit="split",
                               disable=not progress):
-        built.setdefault(config, {})[split] = _build_split(builder, recipe, config, split,
-                                                           num_proc, cache_dir)
+        derived = builder.derive(recipe, config, split, built)
+        built.setdefault(config, {})[split] = (derived if derived is not None else
+                                               _build_split(builder, recipe, config, split, num_proc, cache_dir))
     try:
         builder.verify(built)
     except ValueError as exc:
