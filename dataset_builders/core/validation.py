@@ -7,6 +7,7 @@ non-negative) through ``ChartKind.validate``.
 from __future__ import annotations
 
 import math
+import string
 from typing import Any
 
 from .charts import CHARTS
@@ -17,12 +18,19 @@ from .fields import (
     LEGEND_POSITIONS,
     LINE_STYLES,
     MARKERS,
+    MAX_CATEGORIES,
+    MAX_IMAGE_PIXELS,
+    MAX_LEGEND_COLUMNS,
+    MAX_SERIES,
+    MAX_TEXT_CHARS,
+    MAX_TICK_FORMAT_CHARS,
     SCALES,
     THEMES,
+    TICK_FORMAT_SPEC,
     SpecError,
 )
 
-__all__ = ["check_finite", "validate_spec"]
+__all__ = ["check_finite", "check_tick_format", "validate_spec"]
 
 
 def check_finite(values, path: str) -> None:
@@ -32,6 +40,65 @@ def check_finite(values, path: str) -> None:
             raise SpecError(f"{path}[{i}]", f"expected a number, got {v!r}")
         if not math.isfinite(v):
             raise SpecError(f"{path}[{i}]", f"must be finite, got {v!r}")
+
+
+def check_tick_format(fmt: Any, path: str = "spec.axes.tick_format") -> None:
+    """Raise SpecError unless ``fmt`` is literal text around exactly one ``{x}`` / ``{x:SPEC}``.
+
+    ``str.format`` is a small language: ``{x.__class__}`` reads attributes and ``{x:>999999999}``
+    allocates a gigabyte, so the pattern is parsed and every field checked before it is ever run.
+    """
+    if not isinstance(fmt, str):
+        raise SpecError(path, f"expected a string, got {fmt!r}")
+    if len(fmt) > MAX_TICK_FORMAT_CHARS:
+        raise SpecError(path, f"longer than {MAX_TICK_FORMAT_CHARS} characters")
+    try:
+        parts = list(string.Formatter().parse(fmt))
+    except ValueError as exc:
+        raise SpecError(path, f"bad format {fmt!r}: {exc}") from None
+    fields = [(name, spec, conv) for _text, name, spec, conv in parts if name is not None]
+    if len(fields) != 1:
+        raise SpecError(path, f"bad format {fmt!r}: needs exactly one {{x}} field, found {len(fields)}")
+    name, spec, conv = fields[0]
+    if name != "x" or conv is not None:
+        raise SpecError(path, f"bad format {fmt!r}: the field must be {{x}} or {{x:SPEC}} "
+                        "(no attributes, indexes or conversions)")
+    if not TICK_FORMAT_SPEC.match(spec):
+        raise SpecError(path, f"bad format {fmt!r}: {spec!r} is not a numeric format spec "
+                        "such as 'g', '.1f', ',.0f' or '.0%' (width and precision below 100)")
+    try:  # the grammar is a subset of format()'s; one trial run keeps any mismatch a SpecError
+        fmt.format(x=1.5)
+    except ValueError as exc:
+        raise SpecError(path, f"bad format {fmt!r}: {exc}") from None
+
+
+def _check_text(value: Any, path: str) -> None:
+    if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
+        raise SpecError(path, f"longer than {MAX_TEXT_CHARS} characters")
+
+
+def _check_sizes(spec: Any) -> None:
+    """The size limits (fields.MAX_*), checked first so no other check loops over a huge spec."""
+    data = spec.data
+    if len(data.categories) > MAX_CATEGORIES:
+        raise SpecError("spec.data.categories",
+                        f"{len(data.categories)} categories; at most {MAX_CATEGORIES}")
+    if len(data.series) > MAX_SERIES:
+        raise SpecError("spec.data.series", f"{len(data.series)} series; at most {MAX_SERIES}")
+    entries = spec.legend.entries or ()
+    if len(entries) > MAX_CATEGORIES:
+        raise SpecError("spec.legend.entries", f"{len(entries)} entries; at most {MAX_CATEGORIES}")
+    for i, c in enumerate(data.categories):
+        _check_text(c, f"spec.data.categories[{i}]")
+    for i, s in enumerate(data.series):
+        _check_text(s.name, f"spec.data.series[{i}].name")
+        _check_text(s.unit, f"spec.data.series[{i}].unit")
+    for k, e in enumerate(entries):
+        _check_text(e.label, f"spec.legend.entries[{k}].label")
+    _check_text(spec.legend.title, "spec.legend.title")
+    _check_text(spec.axes.x_label, "spec.axes.x_label")
+    _check_text(spec.axes.y_label, "spec.axes.y_label")
+    _check_text(spec.style.title, "spec.style.title")
 
 
 def _one_of(value, choices, path: str) -> None:
@@ -49,6 +116,7 @@ def validate_spec(spec: Any) -> None:
         raise SpecError("spec.kind", f"unknown chart kind {spec.kind!r}; choose from: "
                         + ", ".join(CHARTS.names()))
     kind = CHARTS.get(spec.kind)()
+    _check_sizes(spec)
     data = spec.data
     n = len(data.categories)
     if n == 0:
@@ -99,8 +167,8 @@ def validate_spec(spec: Any) -> None:
         raise SpecError("spec.legend.visible", f"length {len(lg.visible)} != {n_items} legend items")
     if not (0.3 <= lg.font_scale <= 4.0):
         raise SpecError("spec.legend.font_scale", f"{lg.font_scale} outside [0.3, 4]")
-    if lg.columns < 1:
-        raise SpecError("spec.legend.columns", "must be >= 1")
+    if not (1 <= lg.columns <= MAX_LEGEND_COLUMNS):
+        raise SpecError("spec.legend.columns", f"{lg.columns} outside 1..{MAX_LEGEND_COLUMNS}")
     if lg.colors is not None:
         if len(lg.colors) != n_items:
             raise SpecError("spec.legend.colors", f"length {len(lg.colors)} != {n_items} legend items")
@@ -117,10 +185,7 @@ def validate_spec(spec: Any) -> None:
             check_finite(lim, f"spec.axes.{name}")
             if lim[0] >= lim[1]:
                 raise SpecError(f"spec.axes.{name}", f"lower {lim[0]} must be < upper {lim[1]}")
-    try:
-        ax.tick_format.format(x=1.5)
-    except (ValueError, KeyError, IndexError) as exc:
-        raise SpecError("spec.axes.tick_format", f"bad format {ax.tick_format!r}: {exc}") from None
+    check_tick_format(ax.tick_format)
 
     st = spec.style
     _one_of(st.theme, THEMES, "spec.style.theme")
@@ -128,6 +193,10 @@ def validate_spec(spec: Any) -> None:
         raise SpecError("spec.style.width", f"figure {st.width}x{st.height} in must be within 1..30 in")
     if not (20 <= st.dpi <= 600):
         raise SpecError("spec.style.dpi", f"{st.dpi} outside 20..600")
+    pixels = st.width * st.dpi * st.height * st.dpi
+    if pixels > MAX_IMAGE_PIXELS:
+        raise SpecError("spec.style.dpi", f"figure {st.width}x{st.height} in at {st.dpi} dpi is "
+                        f"{pixels / 1e6:.1f} Mpx; at most {MAX_IMAGE_PIXELS / 1e6:.1f} Mpx")
     if not (4.0 <= st.font_size <= 40.0):
         raise SpecError("spec.style.font_size", f"{st.font_size} outside 4..40")
     if not (0.1 <= st.mark_scale <= 8.0):

@@ -21,7 +21,7 @@ import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.rng import rng_for
 from ..release.dataset import (
@@ -71,6 +71,7 @@ class FamiliesDataset(DatasetBuilder):
     paper = "Chartographer: Counterfactual Chart Generation for Evaluating Vision-Language Models (arXiv:2605.27311)"
     citation = CITATION
     license = "cc-by-sa-4.0"
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {}}  # the source templates fix everything
     description = (
         "Chart-question families in the style of Chartographer: each family fixes one chart-question "
         "task and renders it 12 times: the original chart (scraped look), its base reconstruction "

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.png_pad import equalize
 from ..release.dataset import GENERATOR_VERSION, DatasetBuilder, dataset
@@ -49,6 +49,8 @@ class JudgeDataset(DatasetBuilder):
     title = "chartprobe-judge: LMM judges for chart-to-code (ChartJudgeBench)"
     paper = "ChartJudgeBench: Evaluating LMM Judges for Chart-to-Code Generation (arXiv:2609.24210)"
     citation = CITATION
+    # CPA takes its pair count per criterion; the CRJ configs take no params.
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"cpa": {"pairs": dict[str, int]}, "*": {}}
     task_categories = ("visual-question-answering", "image-to-text")
     description = (
         "Judge items for vision-language models used as chart critics. CPA: pick the better of two "

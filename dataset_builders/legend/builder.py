@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.rng import rng_for
 from ..release.dataset import DatasetBuilder, base_features, dataset
 from ..release.preset import Preset, PresetError
+from ..release.schema import OneOf
 from .groups import snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
-from .space import LegendSpace, sample_unit
+from .space import MARK_FAMILY, LegendSpace, sample_unit
 from .studies import STUDIES
 from .visible import Renders, visible_unit
 
@@ -48,6 +49,13 @@ class LegendDataset(DatasetBuilder):
     title = "chartprobe-legend: legend counterfactual groups (LegendBench)"
     paper = "LegendBench: A Diagnostic Benchmark for Legend Understanding with Counterfactual Interventions"
     citation = CITATION
+    # The study, the snapshot knobs and every LegendSpace dimension (a list of allowed values).
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {
+        "study": OneOf(("snapshot", *STUDIES)), **dict.fromkeys(SNAPSHOT_DEFAULTS, int),
+        "chart_kinds": list[OneOf(tuple(MARK_FAMILY))],
+        "legend_forms": list[str], "encoding_modes": list[str], "channels": list[list[str]],
+        "num_series": list[int], "num_points": list[int], "themes": list[str], "add_labels": list[bool],
+        "legend_positions": list[str], "trajectories": list[str], "legend_columns": list[int]}}
     description = (
         "Legend-centric diagnostic items in the style of LegendBench: each base unit factorises a chart "
         "side (data and marks, no legend) and a legend side (label -> encoding mapping and its "

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.occlusion import occluded
 from ..core.rng import rng_for
@@ -64,6 +64,7 @@ class ProbesDataset(DatasetBuilder):
     paper = "ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning"
     citation = CITATION
     license = "cc-by-4.0"
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {"probes_per_skill": int}}  # cr_* ignore it
     description = (
         "Skill-targeted probes generated from the spec that renders each chart: perception "
         "(geometry only, never reading a value or naming a category), grounding (label <-> "

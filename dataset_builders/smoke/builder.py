@@ -7,8 +7,9 @@ to prove release -> ``load_dataset`` -> lm-eval -> scoring -> metrics end to end
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
+from ..core.charts import CHARTS
 from ..core.charts._base import SampleConfig
 from ..core.rng import rng_for
 from ..release.dataset import (
@@ -18,6 +19,7 @@ from ..release.dataset import (
     dataset,
 )
 from ..release.preset import Preset
+from ..release.schema import OneOf
 
 
 @dataset("smoke")
@@ -28,6 +30,8 @@ class SmokeDataset(DatasetBuilder):
     description = ("Vertical bar charts, each with one question asking for the value of a named "
                    "bar. Answers are computed from the chart spec, never read from pixels.")
     license = "apache-2.0"
+    # The params build_item reads, checked by preset.check_against_builder before a build.
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {"kind": OneOf(CHARTS.names)}}
 
     def features(self, config: str) -> Any:
         return base_features(chart_kind="string", target="string")
