@@ -41,6 +41,21 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def _seed_arg(text: str) -> int:
+    """``--seed``: a non-negative integer that fits the rows' int64 ``seed`` column (else usage error)."""
+    from .release.preset import MAX_SEED
+
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {seed}")
+    if seed > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_SEED} (an int64 column), got {seed}")
+    return seed
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     from .release.dataset import DATASETS
     from .release.hub import build_release
@@ -109,7 +124,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--out", required=True, help="folder that receives chartprobe-<dataset>/")
     b.add_argument("--preset", default="small", help="bundled preset (small, full) or a preset YAML path")
     b.add_argument("--num-proc", type=int, default=1, help="worker processes (never changes the content)")
-    b.add_argument("--seed", type=int, default=None, help="override the preset's seed")
+    b.add_argument("--seed", type=_seed_arg, default=None, help="override the preset's seed (0 .. 2**63-1)")
     b.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_build)
