@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from .core.atomic import atomic_write  # re-exported: the one atomic write, shared by every command
 
 __all__ = ["LISTABLE", "add_parsers", "atomic_write", "known_errors", "listable"]
 
@@ -26,19 +26,6 @@ __all__ = ["LISTABLE", "add_parsers", "atomic_write", "known_errors", "listable"
 LISTABLE = ("charts", "datasets", "templates", "interventions", "flaws")
 """What ``chartprobe list`` accepts (the keys of :func:`listable`, spelled out so ``--help``
 imports no registry)."""
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temp file + rename (never a half file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _seed_arg(text: str) -> int:

@@ -17,6 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
+from chartprobe.dataset_builders.core.atomic import atomic_write_files, atomic_write_text
+
 __all__ = ["add_harness_parsers", "add_parsers", "cmd_report", "cmd_score", "cmd_validate", "known_errors"]
 
 
@@ -38,8 +40,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     results = score_samples(args.samples, releases=args.releases, allow_partial=args.allow_partial)
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, default=str))
+    atomic_write_text(out, json.dumps(results, default=str))  # a failed rescore keeps the old results
     for model, entry in results["models"].items():
         for task, t in entry["tasks"].items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
@@ -74,9 +75,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             write_validity_card(release, rep)
     if args.out:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "validity.json").write_text(json.dumps([r.to_json() for r in reports], indent=1))
-        (out / "validity.md").write_text("\n".join(f"## {r.release}\n\n{render_markdown(r)}" for r in reports))
+        atomic_write_files({  # both or neither: the table and its JSON never disagree
+            out / "validity.json": json.dumps([r.to_json() for r in reports], indent=1),
+            out / "validity.md": "\n".join(f"## {r.release}\n\n{render_markdown(r)}" for r in reports)})
         print(f"validity table: {out / 'validity.md'}")
     failed = [f"{r.release}: {c.check} [{c.scope}]" for r in reports for c in r.failed]
     for line in failed:

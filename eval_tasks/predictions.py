@@ -19,6 +19,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from chartprobe.dataset_builders.core.atomic import atomic_write_text
+
 __all__ = ["PredictionsError", "Sample", "date_id", "image_meta", "iter_samples", "load_release_rows", "sample_files", "write_samples"]
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
@@ -50,21 +52,22 @@ def _hash(text: str) -> str:
 
 def write_samples(folder: str | Path, task: str, rows: Sequence[Mapping[str, Any]],
                   predictions: Sequence[str], stamp: str | None = None) -> Path:
-    """Write one lm-eval-style samples file for ``task`` into ``folder`` and return its path."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"samples_{task}_{stamp or date_id()}.jsonl"
-    with path.open("w", encoding="utf-8") as fh:
-        for i, (row, pred) in enumerate(zip(rows, predictions, strict=True)):
-            # Image cells and their metadata are not part of what lm-eval logs as a document.
-            doc = {k: v for k, v in row.items() if k not in ("image", "image_meta") and not _is_image_cell(v)}
-            line = {"doc_id": i, "doc": doc, "target": str(row.get("answer", "")),
-                    "arguments": {}, "resps": [[pred]], "filtered_resps": [pred], "filter": "none",
-                    "metrics": [], "doc_hash": _hash(json.dumps(doc, sort_keys=True, default=str)),
-                    "prompt_hash": _hash(str(row.get("question", ""))),
-                    "target_hash": _hash(str(row.get("answer", "")))}
-            fh.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-    return path
+    """Write one lm-eval-style samples file for ``task`` into ``folder`` and return its path.
+
+    The file appears whole or not at all: a cut-off samples file would be scored as a partial run.
+    """
+    path = Path(folder) / f"samples_{task}_{stamp or date_id()}.jsonl"
+    lines = []
+    for i, (row, pred) in enumerate(zip(rows, predictions, strict=True)):
+        # Image cells and their metadata are not part of what lm-eval logs as a document.
+        doc = {k: v for k, v in row.items() if k not in ("image", "image_meta") and not _is_image_cell(v)}
+        line = {"doc_id": i, "doc": doc, "target": str(row.get("answer", "")),
+                "arguments": {}, "resps": [[pred]], "filtered_resps": [pred], "filter": "none",
+                "metrics": [], "doc_hash": _hash(json.dumps(doc, sort_keys=True, default=str)),
+                "prompt_hash": _hash(str(row.get("question", ""))),
+                "target_hash": _hash(str(row.get("answer", "")))}
+        lines.append(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+    return atomic_write_text(path, "".join(lines))
 
 
 def _is_image_cell(value: Any) -> bool:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import math
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
 from .results import load_results
 from .suites import suite_for_release
@@ -101,16 +104,22 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
 
 def build_report(results: Iterable[str | Path], out: str | Path,
                  validity: Iterable[str | Path] = ()) -> dict[str, Any]:
-    """Write report.json, report.md and the plots into ``out``; return the report document."""
+    """Write report.json, report.md and the plots into ``out``; return the report document.
+
+    Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
+    full disk or an interrupt leaves a previous report in ``out`` exactly as it was.
+    """
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     profiles = _profiles(load_results(results))
     val_docs: list[dict] = []
     for path in validity:
         doc = json.loads(Path(path).read_text())
         val_docs += doc if isinstance(doc, list) else [doc]
-    plots = _plots(profiles, out) if profiles else []
-    report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots]}
-    (out / "report.json").write_text(json.dumps(report, indent=1, default=str))
-    (out / "report.md").write_text(_markdown(profiles, val_docs, plots))
+    with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
+        plots = _plots(profiles, Path(scratch)) if profiles else []
+        report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots]}
+        files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
+        files[out / "report.json"] = json.dumps(report, indent=1, default=str)
+        files[out / "report.md"] = _markdown(profiles, val_docs, plots)
+        atomic_write_files(files)
     return report

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
+
 from .config import TrainConfig
 
 DEFAULT_TASKS = "chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex"
@@ -105,8 +107,8 @@ def closed_loop(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
     base, tuned = load_profile(base_dir), load_profile(out / "eval" / "tuned")
     cmp = {**compare(base, tuned), "tasks": tasks, "limit": loop.eval_limit,
            "train_losses": summary["train_losses"]}
-    (out / "comparison.json").write_text(json.dumps(cmp, indent=1))
-    (out / "comparison.md").write_text(format_comparison(cmp) + "\n")
-    (out / "profile_tuned.json").write_text(json.dumps(tuned, indent=1))
+    atomic_write_files({out / "comparison.json": json.dumps(cmp, indent=1),  # all three or none
+                        out / "comparison.md": format_comparison(cmp) + "\n",
+                        out / "profile_tuned.json": json.dumps(tuned, indent=1)})
     print(format_comparison(cmp))
     return cmp

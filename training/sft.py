@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
+
 from .config import TrainConfig, parse_config, to_dict
 
 log = logging.getLogger("chartprobe.train")
@@ -77,8 +79,6 @@ def load_model(cfg: TrainConfig, bf16: bool):
     return processor, model
 
 
-def _write(out: Path, name: str, text: str) -> None:
-    (out / name).write_text(text)
 
 
 def train(cfg: TrainConfig) -> dict[str, Any]:
@@ -128,10 +128,11 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     if not trainer.is_world_process_zero():  # under accelerate launch, one process writes the files
         return summary
     processor.save_pretrained(str(out))
-    _write(out, "train_config.yaml", yaml.safe_dump(to_dict(cfg), sort_keys=False))
-    _write(out, "selection.json", json.dumps({k: s.manifest() for k, s in selection.items()}, indent=1))
-    _write(out, "train_log.json", json.dumps(summary, indent=1, default=str))
-    _write(out, "README.md", model_card(cfg, selection, summary))
+    atomic_write_files({  # the adapter's card and records: all of them or, on a full disk, none
+        out / "train_config.yaml": yaml.safe_dump(to_dict(cfg), sort_keys=False),
+        out / "selection.json": json.dumps({k: s.manifest() for k, s in selection.items()}, indent=1),
+        out / "train_log.json": json.dumps(summary, indent=1, default=str),
+        out / "README.md": model_card(cfg, selection, summary)})
     log.info("adapter saved to %s (%d steps, %.1f s, mean train loss %.4f)", out, result.global_step, seconds,
              result.training_loss)
     return summary

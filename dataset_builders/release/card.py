@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from ..core.atomic import atomic_write_text
+
 __all__ = ["read_card_metadata", "write_card", "write_card_section"]
 
 
@@ -60,7 +62,7 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
     path = folder / "README.md"
     body = _body(builder, preset, built, digest, command, generator_version)
     extra = builder.card_extra(built)
-    path.write_text(f"---\n{header}---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else ""))
+    atomic_write_text(path, f"---\n{header}---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else ""))
     return path
 
 
@@ -115,7 +117,8 @@ def write_card_section(release: str | Path, title: str, body: str) -> Path:
     The section runs to the next ``## `` heading (or the end); re-running replaces it in
     place, so derived sections (e.g. the validity table of ``chartprobe validate
     --write-card``) never pile up. A new section goes before ``## Citation`` when there is
-    one, else at the end. Rows and the content hash are untouched: only the card changes.
+    one, else at the end. Rows and the content hash are untouched: only the card changes,
+    atomically (a full disk or an interrupt leaves the previous card as it was).
     """
     path = Path(release) / "README.md"
     text = path.read_text()
@@ -131,5 +134,5 @@ def write_card_section(release: str | Path, title: str, body: str) -> Path:
     else:
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
         lines[start:end] = [section]
-    path.write_text("".join(lines).rstrip("\n") + "\n")
+    atomic_write_text(path, "".join(lines).rstrip("\n") + "\n")
     return path

@@ -12,7 +12,8 @@ so ``load_dataset(folder, config, split=...)`` reads it offline exactly as
 Rows are produced through ``datasets.Dataset.from_generator`` over fixed-size shards of
 item keys; ``--num-proc`` only decides how many processes consume those shards, so the
 rows, their order and the content hash never depend on it. Everything is written into a
-temporary sibling folder and renamed into place, so a crash leaves no half release.
+temporary sibling folder, verified, and renamed into place by ``swap.py``, so a crash leaves
+no half release and the previous release stays in place until the new one is complete.
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.atomic import atomic_write
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
 from .preset import Preset, load_preset, preset_path
+from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
 __all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash"]
 
@@ -135,7 +136,10 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
     """Build dataset ``name`` with a preset (bundled name or YAML path) into ``out_root``.
 
     Returns the release path, its content hash and row counts. The folder is
-    ``out_root/chartprobe-<name>``; an existing one is replaced only with ``overwrite``.
+    ``out_root/chartprobe-<name>``; an existing one is replaced only with ``overwrite``, and
+    only once the new one is written and verified: if this raises (``KeyboardInterrupt``
+    included), the previous release is in place as it was. What killed builds left in
+    ``out_root`` is cleaned up first (see :func:`~.swap.clean_leftovers`).
     """
     builder = DATASETS.get(name)()
     source = Path(preset) if str(preset).endswith((".yaml", ".yml")) else preset_path(name, str(preset))
@@ -148,17 +152,19 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
         raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
     out_root = Path(out_root)
     final = out_root / builder.repo_name
+    if out_root.is_dir():  # first, so that a previous release a killed build left aside is back
+        clean_leftovers(out_root)
     if final.exists() and not overwrite:
         raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
     out_root.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{builder.repo_name}.tmp-", dir=out_root))
-    try:
-        info = _build_into(builder, recipe, tmp, num_proc, command, progress)
-        _swap_into_place(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return ReleaseInfo(path=final, content_hash=info[0], num_rows=info[1])
+    with workdir(out_root, builder.repo_name) as tmp:
+        digest, num_rows = _build_into(builder, recipe, tmp, num_proc, command, progress)
+        try:
+            check_written(tmp / "release", num_rows)
+        except ValueError as exc:
+            raise ReleaseError(f"{builder.repo_name}: the written files are not the build: {exc}") from None
+        swap_into_place(tmp / "release", final, tmp)
+    return ReleaseInfo(path=final, content_hash=digest, num_rows=num_rows)
 
 
 def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None, progress: bool):
@@ -206,16 +212,8 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
         target = (release_dir / rel).resolve()
         if release_dir.resolve() not in target.parents:  # a builder bug must not write elsewhere
             raise ReleaseError(f"card file {rel!r} escapes the release folder")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(payload)
+        atomic_write(target, payload)
     built.clear()  # drop the memory-mapped datasets before their cache folder is deleted
     shutil.rmtree(cache_dir, ignore_errors=True)
     return digest, num_rows
 
-
-def _swap_into_place(tmp: Path, final: Path) -> None:
-    """Rename the finished release over ``final``; the old one is removed only afterwards."""
-    if final.exists():  # park the old release inside tmp, which is deleted last
-        os.replace(final, tmp / "previous")
-    os.replace(tmp / "release", final)
-    shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,82 @@
+"""Atomic file writes: every file chartprobe's commands write goes through here.
+
+A file is written to a hidden temp file in the same folder (so the final rename never
+crosses a filesystem), flushed and fsynced, then renamed over the target with
+``os.replace``. A reader, a full disk or an interrupt therefore sees either the old file or
+the new one, never a half file; on any failure (``KeyboardInterrupt`` included) the temp
+file is removed and the old file is untouched.
+
+:func:`atomic_write_files` stages several files first and renames them only once all of
+them are on disk, so outputs that belong together (``report.json`` + ``report.md``,
+``validity.json`` + ``validity.md``) are not left half old, half new by a full disk.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["atomic_write", "atomic_write_files", "atomic_write_text"]
+
+
+def _write_all(fh, data: bytes) -> None:
+    """The one place file contents reach the disk (tests patch it to simulate a full disk)."""
+    fh.write(data)
+
+
+def _stage(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a new temp file beside ``path`` and return the temp file's path."""
+    # The pid in the name tells whose file it is; O_EXCL never reuses someone else's, and
+    # mode 0o666 lets the umask decide the permissions exactly as a plain open() would.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if path.exists():  # replacing a file keeps its permissions, as rewriting it would
+                os.chmod(fh.fileno(), stat.S_IMODE(path.stat().st_mode))
+            _write_all(fh, data)
+            fh.flush()
+            # Delayed allocation can report a full disk only here; renaming before it
+            # would put an empty or cut-off file in place of a good one.
+            os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def atomic_write_files(files: Mapping[str | Path, bytes | str], *, encoding: str = "utf-8") -> list[Path]:
+    """Write every ``{path: data}`` atomically; nothing is replaced until all are written.
+
+    ``str`` values are encoded with ``encoding``. Parent folders are created. Returns the
+    paths in order. If writing any of them fails, no target changes and no temp file stays.
+    """
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for target, data in files.items():
+            path = Path(target)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            payload = data.encode(encoding) if isinstance(data, str) else bytes(data)
+            staged.append((_stage(path, payload), path))
+        # Renames need no new space, so once everything is staged they do not fail on a
+        # full disk; a failure here (permissions) can leave earlier targets already new.
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    return [path for _, path in staged]
+
+
+def atomic_write(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temp file + rename (never a half file)."""
+    return atomic_write_files({path: data})[0]
+
+
+def atomic_write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -> Path:
+    """:func:`atomic_write` for text (encoded with ``encoding``, newlines kept as given)."""
+    return atomic_write_files({path: text}, encoding=encoding)[0]
