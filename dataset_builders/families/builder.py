@@ -31,6 +31,7 @@ from ..release.dataset import (
     dataset,
 )
 from ..release.preset import Preset
+from .images import RESOLUTION_SCALES
 from .source import FAMILY_SOURCES, GROUPS, N_VARIANTS, FamilySource, Member, build_members
 
 CITATION = """@article{jiang2026chartographer,
@@ -40,7 +41,6 @@ CITATION = """@article{jiang2026chartographer,
   year    = {2026}
 }"""
 
-RESOLUTION_SCALES = (1.0, 0.75, 0.5)
 CONFIG_GROUPS: dict[str, tuple[str, ...]] = {"all": GROUPS, "resolution": GROUPS, **{g: (g,) for g in GROUPS}}
 
 

@@ -41,8 +41,7 @@ def rescaled(all_ds: Any, family_ids: list[str], features: Any) -> Any | None:
     """Each family's reconstruction at every ``RESOLUTION_SCALES`` scale (None: one is missing)."""
     from datasets import Dataset
 
-    from .builder import RESOLUTION_SCALES
-    from .images import degrade
+    from .images import RESOLUTION_SCALES, degrade
 
     where = _positions(all_ds, roles=("reconstruction",))
     if any(len(where.get(f, ())) != 1 for f in family_ids):

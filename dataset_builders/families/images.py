@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import io
 
-__all__ = ["DEGRADATIONS", "JPEG_QUALITY", "degrade", "downscale", "family_grid", "scrape"]
+__all__ = ["DEGRADATIONS", "JPEG_QUALITY", "RESOLUTION_SCALES", "degrade", "downscale", "family_grid", "scrape"]
 
 JPEG_QUALITY = 30
 """Low enough to show artifacts around text and edges, high enough to stay legible."""
+RESOLUTION_SCALES = (1.0, 0.75, 0.5)
+"""Per-side scales of the ``resolution`` config (the paper's resolution ablation)."""
 
 
 def _png(img) -> bytes:
