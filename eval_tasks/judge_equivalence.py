@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["JUDGE_PROMPT", "Judge", "JudgeError", "judge_from_env"]
 
@@ -44,7 +44,8 @@ class Judge:
     base_url: str
     """e.g. ``http://127.0.0.1:8000/v1`` (``/chat/completions`` is appended)."""
     model: str
-    api_key: str = ""
+    api_key: str = field(default="", repr=False)
+    """Sent only as the ``Authorization`` header; kept out of ``repr``/``str`` (logs, tracebacks)."""
     timeout: float = 60.0
 
     def decide(self, question: str, target: str, prediction: str) -> tuple[bool, str]:

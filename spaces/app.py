@@ -15,11 +15,8 @@ No GPU is used anywhere.
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
-import shutil
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -56,8 +53,9 @@ def _tab(title: str, key: str, build):
     return handle
 
 
-def build_app(predictions_root: Path | None, workdir: Path):
-    """The Blocks app: a header, one tab per dataset view, predictions, profile and generator."""
+def build_app(predictions_root: Path | None, workspace):
+    """The Blocks app: a header, one tab per dataset view, predictions, profile and generator.
+    ``workspace`` (``chartspace.workspace.Workspace``) holds every file the app writes."""
     import gradio as gr
     from chartspace import views
     from chartspace.predictions import PredictionSet
@@ -74,10 +72,11 @@ def build_app(predictions_root: Path | None, workdir: Path):
             handles = [_tab(m.TITLE, name, lambda m=m: m.build(source, state))
                        for name, m in ((n, views.load(n)) for n in VIEWS)]
             with gr.Tab("Predictions", id="predictions", elem_id="tab-predictions"):
-                predictions.build(state, predictions_root, workdir)
-            _tab(profile.TITLE, "profile", lambda: profile.build(state, workdir))
+                predictions.build(state, predictions_root, workspace)
+            _tab(profile.TITLE, "profile", lambda: profile.build(state, workspace))
             _tab("Generate", "generate", generate.build)
         demo.load(handles[0].refresh, handles[0].inputs, handles[0].outputs)  # the first screen
+        demo.unload(predictions.unload_handler(workspace))  # a closed tab's uploads go with it
     first = handles[0]  # render it once in the background: the first visitor finds its split open
     args = [PredictionSet(), *[None] * (len(first.inputs) - 2), 1]
     threading.Thread(target=first.refresh, args=args, name="warm-first-view", daemon=True).start()
@@ -90,16 +89,24 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     if args.data:
         os.environ["CHARTPROBE_DATA"] = str(Path(args.data).expanduser().resolve())
+    from chartspace.workspace import UploadGuard, Workspace, quota_from_env
+
+    # Before gradio builds anything: its upload and cache folder goes inside the work folder.
+    workspace = Workspace.create(session_quota=quota_from_env("CHARTSPACE_SESSION_QUOTA_MB", 256),
+                                 total_quota=quota_from_env("CHARTSPACE_TOTAL_QUOTA_MB", 1024))
     from chartspace.html import CSS
     from chartspace.predictions import MAX_FILE_BYTES
+    from starlette.middleware import Middleware
 
-    workdir = Path(tempfile.mkdtemp(prefix="chartspace-"))
-    atexit.register(shutil.rmtree, workdir, ignore_errors=True)
     root = Path(args.predictions).expanduser().resolve() if args.predictions else None
-    demo = build_app(root, workdir)
+    demo = build_app(root, workspace)
     demo.queue(default_concurrency_limit=4)
     demo.launch(server_name=args.host, server_port=args.port, css=CSS, show_error=False,
-                max_file_size=MAX_FILE_BYTES, footer_links=["api", "gradio"])
+                max_file_size=MAX_FILE_BYTES, footer_links=["api", "gradio"], prevent_thread_lock=True,
+                app_kwargs={"middleware": [Middleware(UploadGuard, workspace=workspace)]})
+    workspace.install_signal_handlers()  # after launch, so that any handler gradio set is chained
+    workspace.start_sweeper(demo.upload_file_set)
+    demo.block_thread()
 
 
 if __name__ == "__main__":

@@ -17,14 +17,60 @@ import yaml
 
 from ..core.atomic import atomic_write_text
 
-__all__ = ["read_card_metadata", "write_card", "write_card_section"]
+__all__ = ["content_bytes", "read_card_metadata", "write_card", "write_card_section"]
+
+
+_SIZE_WINDOW = 1000
+"""Rows per window when measuring a split (bounds the memory a selected split's copy takes)."""
+
+
+def content_bytes(ds) -> int:
+    """The Arrow data size of a split's rows (values and offsets), a function of the rows alone.
+
+    ``ds.data.nbytes`` is not: it counts a validity bitmap per chunk (so the byte count
+    followed how many ``--num-proc`` workers wrote the split) and the whole underlying table
+    of a ``select``-ed split. This measure is additive over rows, so neither chunking nor
+    the windows the rows are read in (honouring any indices mapping) can change it.
+    """
+    bits = 0
+    for window in ds.with_format("arrow").iter(batch_size=_SIZE_WINDOW):
+        for column in window.columns:
+            bits += sum(_array_bits(chunk) for chunk in column.chunks)
+    return (bits + 7) // 8
+
+
+def _array_bits(arr) -> int:
+    """Bits of an array's values and offsets (validity bitmaps left out: they are per chunk)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = arr.type
+    if isinstance(t, pa.ExtensionType):
+        return _array_bits(arr.storage)
+    if pa.types.is_null(t) or len(arr) == 0:
+        return 0
+    if pa.types.is_struct(t):  # flatten() honours the slice offset (field() would not)
+        return sum(_array_bits(child) for child in arr.flatten())
+    if pa.types.is_list(t) or pa.types.is_large_list(t):  # flatten(): this slice's items only
+        return (64 if pa.types.is_large_list(t) else 32) * len(arr) + _array_bits(arr.flatten())
+    if pa.types.is_fixed_size_list(t):
+        return _array_bits(arr.flatten())
+    if pa.types.is_binary(t) or pa.types.is_string(t) or pa.types.is_large_binary(t) \
+            or pa.types.is_large_string(t):
+        width = 64 if (pa.types.is_large_binary(t) or pa.types.is_large_string(t)) else 32
+        values = pc.sum(pc.binary_length(arr)).as_py() or 0
+        return width * len(arr) + 8 * values
+    try:
+        return t.bit_width * len(arr)  # fixed-width values: ints, floats, bools, dates, times
+    except ValueError:  # any other layout: its buffers, as arrow counts them
+        return 8 * arr.nbytes
 
 
 def _dataset_info(config: str, splits: dict[str, Any], files: dict[str, list[str]]) -> dict:
     first = next(iter(splits.values()))
     split_rows = []
     for split, ds in splits.items():
-        split_rows.append({"name": split, "num_bytes": int(ds.data.nbytes), "num_examples": len(ds)})
+        split_rows.append({"name": split, "num_bytes": content_bytes(ds), "num_examples": len(ds)})
     size = sum(r["num_bytes"] for r in split_rows)
     return {"config_name": config, "features": first.features._to_yaml_list(),
             "splits": split_rows, "dataset_size": size}

@@ -1,8 +1,13 @@
 """``chartprobe push``: upload a release folder to the Hub and tag the commit.
 
-Uses ``huggingface_hub`` (create_repo, upload_folder, create_tag). The token comes from
+Uses ``huggingface_hub`` (create_repo, create_commit, create_tag). The token comes from
 ``HF_TOKEN`` or the cached login, is handed to ``HfApi`` only, and is never printed or
 logged; the dry-run plan says only whether a token is available.
+
+Before any upload (and in ``--dry-run``) the folder is verified (``verify.py``): only the
+files a build writes, every parquet readable, the content hash recomputed equal to the
+card's. The commit then names exactly those files, so nothing that appears in the folder
+later can ride along.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .card import read_card_metadata
+from .verify import VerifyError, verify_release
 
 __all__ = ["PushError", "PushPlan", "plan_push", "push_release"]
 
@@ -50,7 +56,8 @@ def plan_push(release: str | Path, repo_id: str, tag: str, *, private: bool = Fa
     if not (folder / "README.md").is_file():
         raise PushError(f"{folder} is not a release folder (no README.md dataset card)")
     try:
-        meta = read_card_metadata(folder).get("chartprobe") or {}
+        card = read_card_metadata(folder)
+        meta = card.get("chartprobe") or {}
     except (ValueError, OSError) as exc:
         raise PushError(f"{folder}/README.md: {exc}") from None
     if not meta.get("content_hash"):
@@ -59,7 +66,10 @@ def plan_push(release: str | Path, repo_id: str, tag: str, *, private: bool = Fa
         raise PushError(f"--repo must look like ORG/NAME, got {repo_id!r}")
     if not _TAG.match(tag):
         raise PushError(f"--tag must look like vX.Y.Z, got {tag!r}")
-    files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
+    try:
+        files = tuple(verify_release(folder, card, (folder / "README.md").read_text()))
+    except VerifyError as exc:
+        raise PushError(str(exc)) from None
     total = sum((folder / f).stat().st_size for f in files)
     message = (f"chartprobe {meta.get('dataset')} {tag} (generator {meta.get('generator_version')}, "
                f"content {str(meta['content_hash'])[:12]})")
@@ -68,14 +78,16 @@ def plan_push(release: str | Path, repo_id: str, tag: str, *, private: bool = Fa
 
 def push_release(plan: PushPlan, *, endpoint: str | None = None) -> str:
     """Execute a plan; return the URL of the tagged commit."""
-    from huggingface_hub import HfApi
+    from huggingface_hub import CommitOperationAdd, HfApi
     from huggingface_hub.errors import HfHubHTTPError, OfflineModeIsEnabled
 
     api = HfApi(endpoint=endpoint)
     try:
         api.create_repo(plan.repo_id, repo_type="dataset", private=plan.private, exist_ok=True)
-        commit = api.upload_folder(folder_path=str(plan.release), repo_id=plan.repo_id,
-                                   repo_type="dataset", commit_message=plan.commit_message)
+        # The verified files by name (not upload_folder): a file added since the plan stays home.
+        adds = [CommitOperationAdd(path_in_repo=f, path_or_fileobj=str(plan.release / f)) for f in plan.files]
+        commit = api.create_commit(plan.repo_id, operations=adds, repo_type="dataset",
+                                   commit_message=plan.commit_message)
         api.create_tag(plan.repo_id, tag=plan.tag, repo_type="dataset", revision=commit.oid,
                        tag_message=plan.commit_message)
     except OfflineModeIsEnabled:

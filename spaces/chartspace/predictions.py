@@ -11,12 +11,16 @@ Two formats, read with the parsers ``chartprobe score`` uses (``chartprobe.eval_
 
 Uploads are size-limited, the files are schema-checked line by line before anything is
 scored, and every problem raises :class:`PredictionsError` with one readable sentence.
-A run becomes :class:`ModelRun`: release -> row id -> (item accuracy, answer shown).
+A run becomes :class:`ModelRun`: release -> row id -> (item accuracy, answer shown), and
+keeps its results document in memory: a load leaves nothing on disk (its files are staged
+in a scratch folder the caller deletes), and the server folder is read without following
+symlinks.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from collections.abc import Iterable, Mapping
@@ -32,6 +36,7 @@ MAX_FILE_BYTES = 64 * 2**20
 MAX_TOTAL_BYTES = 256 * 2**20
 MAX_FILES = 200
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+_SAMPLES = re.compile(r"^samples_.*\.jsonl$")
 
 Mark = tuple[float, str]
 
@@ -42,10 +47,10 @@ class PredictionsError(ValueError):
 
 @dataclass
 class ModelRun:
-    """One model's verdicts per release row, and the results file its profile is drawn from."""
+    """One model's verdicts per release row, and the results document its profile is drawn from."""
 
     name: str
-    results_path: Path
+    results: dict[str, Any] = field(repr=False)
     marks: dict[str, dict[str, Mark]] = field(default_factory=dict)
     summary: str = ""
 
@@ -122,15 +127,23 @@ def check_samples_file(path: Path) -> int:
 
 
 def _stage(paths: list[Path], folder: Path) -> list[Path]:
-    """Copy files into ``folder`` (the model's name is its folder name, as lm-eval lays it out)."""
+    """Put files into ``folder`` (the model's name is its folder name, as lm-eval lays it out):
+    hard links where the file system allows (an upload then takes no second copy's room)."""
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    return [Path(shutil.copyfile(p, folder / Path(p).name)) for p in paths]
+    staged = []
+    for p in paths:
+        target = folder / Path(p).name
+        try:
+            os.link(p, target)
+        except OSError:  # another file system (the server folder), or links not allowed
+            shutil.copyfile(p, target)
+        staged.append(target)
+    return staged
 
 
-def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], where: str,
-                       workdir: Path) -> list[ModelRun]:
+def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], where: str) -> list[ModelRun]:
     """One ModelRun per model of a ``chartprobe-results/1`` document."""
     from chartprobe.eval_tasks.results import from_columns
     from chartprobe.eval_tasks.suites import suite_for_release
@@ -153,12 +166,8 @@ def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], whe
             except Exception as exc:  # any malformed record: one readable line, never a traceback
                 raise PredictionsError(f"{where}: model {model!r}, suite {suite_name!r}: "
                                        f"unreadable records ({type(exc).__name__}: {exc})") from exc
-        folder = workdir / safe_model_name(model)
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "results.json"
-        path.write_text(json.dumps({**doc, "models": {model: entry}}, default=str))
         suites = ", ".join(f"{s} ({len(m)})" for s, m in marks.items()) or "nothing scored"
-        runs.append(ModelRun(model, path, marks, f"{n} scored rows: {suites}"))
+        runs.append(ModelRun(model, {**doc, "models": {model: entry}}, marks, f"{n} scored rows: {suites}"))
     return runs
 
 
@@ -202,10 +211,10 @@ def _load_samples(files: list[Path], model: str, workdir: Path) -> ModelRun:
     if not doc["models"]:
         tasks = ", ".join(sorted(doc.get("skipped_tasks", {}))) or "none"
         raise PredictionsError(f"no chartprobe task in these files (tasks found: {tasks})")
-    return _runs_from_results(doc, answers, "samples", workdir)[0]
+    return _runs_from_results(doc, answers, "samples")[0]
 
 
-def _load_results_file(path: Path, workdir: Path) -> list[ModelRun]:
+def _load_results_file(path: Path) -> list[ModelRun]:
     from chartprobe.eval_tasks.results import FORMAT
 
     try:
@@ -214,18 +223,19 @@ def _load_results_file(path: Path, workdir: Path) -> list[ModelRun]:
         raise PredictionsError(f"{path.name}: not valid JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PredictionsError(f"{path.name}: not a `chartprobe score` results file (format {FORMAT})")
-    return _runs_from_results(doc, {}, path.name, workdir)
+    return _runs_from_results(doc, {}, path.name)
 
 
 def load_uploads(paths: Iterable[str | Path], model: str, workdir: Path) -> list[ModelRun]:
-    """Runs from uploaded files: samples ``.jsonl`` files (one model) or results ``.json`` files."""
+    """Runs from uploaded files: samples ``.jsonl`` files (one model) or results ``.json`` files.
+    ``workdir`` is scratch for staging; the caller deletes it, and the uploads, afterwards."""
     files = _check_size(Path(p) for p in paths)
     samples = [f for f in files if f.suffix == ".jsonl"]
     results = [f for f in files if f.suffix == ".json"]
     other = [f.name for f in files if f not in samples and f not in results]
     if other:
         raise PredictionsError(f"unsupported file(s): {', '.join(other)} (expected .jsonl samples or .json results)")
-    runs = [run for f in results for run in _load_results_file(f, workdir / "results" / f.stem)]
+    runs = [run for f in results for run in _load_results_file(f)]
     if samples:
         runs.append(_load_samples(samples, safe_model_name(model, "uploaded-model"), workdir / "samples"))
     return runs
@@ -236,9 +246,21 @@ def allowed_entries(root: Path | None) -> list[str]:
     files, as paths relative to ``root`` (the only values the page can choose from)."""
     if root is None or not root.is_dir():
         return []
-    dirs = {p.parent.relative_to(root).as_posix() for p in root.rglob("samples_*.jsonl")}
-    jsons = {p.relative_to(root).as_posix() for p in root.rglob("*.json") if _is_results(p)}
+    files = list(_plain_files(root))
+    dirs = {p.parent.relative_to(root).as_posix() for p in files if _SAMPLES.match(p.name)}
+    jsons = {p.relative_to(root).as_posix() for p in files if p.suffix == ".json" and _is_results(p)}
     return sorted(dirs) + sorted(jsons)
+
+
+def _plain_files(folder: Path) -> Iterable[Path]:
+    """Regular files under ``folder``; symlinks (to files or folders) are neither listed nor
+    followed, so a link placed in the server folder cannot point the page anywhere else."""
+    for top, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d))]
+        for name in files:
+            path = Path(top) / name
+            if not path.is_symlink() and path.is_file():
+                yield path
 
 
 def _is_results(path: Path) -> bool:
@@ -259,7 +281,7 @@ def load_allowed(root: Path | None, choice: str, workdir: Path) -> list[ModelRun
         raise PredictionsError(f"{choice!r} is not one of the server's prediction files")
     path = root / choice
     if path.is_dir():
-        files = _check_size(sorted(path.glob("samples_*.jsonl")))
+        files = _check_size(sorted(p for p in path.glob("samples_*.jsonl") if not p.is_symlink() and p.is_file()))
         model = safe_model_name(path.name if choice != "." else root.name)
         return [_load_samples(files, model, workdir / "server")]
-    return _load_results_file(_check_size([path])[0], workdir / "server-results" / path.stem)
+    return _load_results_file(_check_size([path])[0])

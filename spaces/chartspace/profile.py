@@ -6,6 +6,7 @@ CLI writes; with two or more models loaded every plot and table compares them.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -17,11 +18,17 @@ _PLOTS_SECTION = re.compile(r"\n## Plots\n.*\Z", re.DOTALL)
 
 
 def build_profile(preds: PredictionSet, out: Path) -> tuple[list[Path], str]:
-    """(plot PNGs, report markdown without its image links) for every loaded model."""
+    """(plot PNGs, report markdown without its image links) for every loaded model; the
+    runs' results documents (kept in memory) are written into ``out`` for the report."""
     from chartprobe.eval_tasks.report import build_report
 
     if not preds.runs:
         return [], "Load predictions first: the profile is drawn from them."
-    report = build_report([run.results_path for run in preds.runs.values()], out)
+    paths = []
+    for i, run in enumerate(preds.runs.values()):
+        path = out / f"results-{i}.json"
+        path.write_text(json.dumps(run.results, default=str))
+        paths.append(path)
+    report = build_report(paths, out)
     text = (out / "report.md").read_text()
     return [out / name for name in report["plots"]], _PLOTS_SECTION.sub("\n", text)
