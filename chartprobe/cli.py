@@ -13,10 +13,12 @@
                       [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
 
 Each face adds its own commands (``dataset_builders/commands.py``, ``eval_tasks/commands.py``,
-``training/cli.py``); this module only composes them and turns expected failures into one
-``chartprobe: error: ...`` line on stderr and exit 2. Heavy libraries (matplotlib, datasets,
-lm-eval, torch) are imported only by the commands that need them, so ``chartprobe --help``
-and ``chartprobe build`` start fast.
+``training/cli.py``); this module only composes them and turns expected failures (see
+``chartprobe/errors.py``) into one ``chartprobe: error: <what>: <why>`` line on stderr and
+exit 2, Ctrl-C into ``chartprobe: interrupted`` and exit 130. Any other exception is a bug and
+keeps its traceback; ``--debug`` (before or after the command) keeps the traceback of every
+error. Heavy libraries (matplotlib, datasets, lm-eval, torch) are imported only by the commands
+that need them, so ``chartprobe --help`` and ``chartprobe build`` start fast.
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ import argparse
 import sys
 
 from chartprobe import __version__
+from chartprobe.errors import ArgumentParser, main_with
 
 __all__ = ["build_parser", "main"]
+
+_NO_DEBUG_FLAG = ("eval",)  # its arguments all belong to lm_eval, --debug included
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,35 +40,32 @@ def build_parser() -> argparse.ArgumentParser:
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
 
-    p = argparse.ArgumentParser(prog="chartprobe", description="Diagnostic chart benchmarks for VLMs.")
+    p = ArgumentParser(prog="chartprobe", description="Diagnostic chart benchmarks for VLMs.")
     p.add_argument("--version", action="version", version=f"chartprobe {__version__}")
+    p.add_argument("--debug", action="store_true", help="show the full traceback of any error (for bug reports)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     builder_commands.add_parsers(sub)     # build, render, push, list
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     add_train_parser(sub)                 # train
     eval_commands.add_parsers(sub)        # score, report, validate
+    for name, command in sub.choices.items():
+        if name not in _NO_DEBUG_FLAG:  # SUPPRESS: an absent flag must not reset `chartprobe --debug CMD`
+            command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                                 help="show the full traceback of any error (for bug reports)")
     return p
 
 
 def _known_errors() -> tuple[type[BaseException], ...]:
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.eval_tasks import commands as eval_commands
+    from chartprobe.training import cli as train_cli
 
-    return builder_commands.known_errors() + eval_commands.known_errors()
+    return builder_commands.known_errors() + eval_commands.known_errors() + train_cli.known_errors()
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``chartprobe`` console script."""
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except _known_errors() as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"chartprobe: error: {msg}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("chartprobe: interrupted", file=sys.stderr)
-        return 130
+    """Entry point of the ``chartprobe`` console script; returns the exit status."""
+    return main_with(build_parser(), argv, _known_errors)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,33 +45,85 @@ def _seed_arg(text: str) -> int:
     return seed
 
 
+_WORKERS_IGNORE_SIGINT = False
+
+
+def _workers_ignore_ctrl_c() -> None:
+    """Make every process forked from here on ignore SIGINT (once per process).
+
+    Ctrl-C reaches the whole process group: pool workers each printed a KeyboardInterrupt
+    traceback. Now only the parent sees it; the pool's exit terminates the workers.
+    """
+    global _WORKERS_IGNORE_SIGINT
+    if not _WORKERS_IGNORE_SIGINT and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        _WORKERS_IGNORE_SIGINT = True
+
+
+def _check_build(args: argparse.Namespace, names: list[str]) -> None:
+    """Refuse a build that would fail part-way, before the first dataset is built."""
+    from chartprobe.errors import UsageError, check_output
+
+    from .release.dataset import DATASETS
+
+    if args.num_proc < 1:
+        raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
+    if len(names) > 1 and str(args.preset).endswith((".yaml", ".yml")):
+        raise UsageError("--preset FILE is one dataset's recipe; `build all` takes a bundled preset name")
+    check_output(args.out, "--out", folder=True)
+    for name in names:  # `all` must not stop at the third dataset and leave two new releases
+        final = Path(args.out) / DATASETS.get(name)().repo_name
+        if final.exists() and not args.overwrite:
+            raise UsageError(f"{final} already exists (pass --overwrite to replace it)")
+
+
 def cmd_build(args: argparse.Namespace) -> int:
+    from chartprobe.errors import no_new_folders
+
     from .release.dataset import DATASETS
     from .release.hub import build_release
 
     names = DATASETS.names() if args.dataset == "all" else [args.dataset]
+    _check_build(args, names)
+    if args.num_proc > 1:
+        _workers_ignore_ctrl_c()
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    for name in names:
-        info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
-                             overwrite=args.overwrite, command=command, progress=not args.quiet)
-        rows = sum(n for splits in info.num_rows.values() for n in splits.values())
-        print(f"{info.path}\t{rows} rows\tsha256:{info.content_hash}")
+    with no_new_folders(args.out):
+        for name in names:
+            info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
+                                 overwrite=args.overwrite, command=command, progress=not args.quiet)
+            rows = sum(n for splits in info.num_rows.values() for n in splits.values())
+            print(f"{info.path}\t{rows} rows\tsha256:{info.content_hash}")
     return 0
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    from chartprobe.errors import check_output, no_new_folders
+
+    from .core.atomic import atomic_write_files
     from .core.fields import SpecError
     from .core.specs import load_spec, render_spec
 
+    for flag, path in (("--out", args.out), ("--boxes", args.boxes)):
+        if path:
+            check_output(path, flag)  # before rendering: a bad --boxes must not leave a new PNG
     try:
-        text = Path(args.spec).read_text()
+        text = Path(args.spec).read_bytes().decode("utf-8")
     except OSError as exc:
         raise SpecError("spec", f"cannot read {args.spec}: {exc.strerror}") from None
-    out = render_spec(load_spec(text))  # any spec kind: dispatched on its version tag
-    atomic_write(Path(args.out), out.png)
+    except UnicodeDecodeError as exc:
+        raise SpecError("spec", f"{args.spec} is not UTF-8 text ({exc.reason})") from None
+    try:
+        spec = load_spec(text)
+    except RecursionError:  # json's decoder recurses per nesting level
+        raise SpecError("spec", f"{args.spec} is nested too deeply to be a spec") from None
+    out = render_spec(spec)  # any spec kind: dispatched on its version tag
+    files: dict[Path, bytes] = {Path(args.out): out.png}
     if args.boxes:
         boxes = {k: list(v) for k, v in out.boxes.items()}
-        atomic_write(Path(args.boxes), json.dumps(boxes, indent=1, sort_keys=True).encode())
+        files[Path(args.boxes)] = json.dumps(boxes, indent=1, sort_keys=True).encode()
+    with no_new_folders(*(p.parent for p in files)):
+        atomic_write_files(files)  # both or neither
     print(f"{args.out}\t{out.width}x{out.height}\t{len(out.boxes)} boxes")
     return 0
 
@@ -146,4 +200,4 @@ def known_errors() -> tuple[type[BaseException], ...]:
     from .release.preset import PresetError
     from .release.push import PushError
 
-    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, FileNotFoundError)
+    return (SpecError, RegistryError, ReleaseError, PresetError, PushError)  # OSError: chartprobe/errors.py

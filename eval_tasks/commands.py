@@ -30,17 +30,24 @@ def cmd_tasks_path(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    from .eval_args import check_lm_eval_args
     from .runner import run_eval
 
+    check_lm_eval_args(args.lm_eval_args)  # refused in milliseconds, not after lm-eval's ~15 s start-up
     return run_eval(args.lm_eval_args)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from chartprobe.errors import check_output, no_new_folders
+
     from .results import score_samples
 
+    check_output(args.out, "--out")
+    _check_release_root(args.releases)
     results = score_samples(args.samples, releases=args.releases, allow_partial=args.allow_partial)
     out = Path(args.out)
-    atomic_write_text(out, json.dumps(results, default=str))  # a failed rescore keeps the old results
+    with no_new_folders(out.parent):
+        atomic_write_text(out, json.dumps(results, default=str))  # a failed rescore keeps the old results
     for model, entry in results["models"].items():
         for task, t in entry["tasks"].items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
@@ -53,18 +60,42 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .report import build_report
+    from chartprobe.errors import check_output, no_new_folders
 
-    report = build_report(args.results, args.out, args.validity or ())
+    from .report import build_report
+    from .results import load_results
+    from .validate import read_validity
+
+    check_output(args.out, "--out", folder=True)
+    load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
+    read_validity(args.validity or ())
+    with no_new_folders(args.out):
+        report = build_report(args.results, args.out, args.validity or ())
     print(f"report: {Path(args.out) / 'report.md'} ({len(report['plots'])} plots, "
           f"{len(report['models'])} models)")
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from chartprobe.errors import check_output, no_new_folders
+
+    from .validate import check_agents, release_dataset
+
+    for flag, path in (("--out", args.out), ("--samples-out", args.samples_out)):
+        if path:
+            check_output(path, flag, folder=True)
+    for release in args.release if args.write_card else ():
+        check_output(Path(release) / "README.md", "--write-card")
+    # Every card and agent name is checked before the first agent runs or writes anything.
+    agents = check_agents(args.agents, [release_dataset(r) for r in args.release])
+    # New output folders go as a whole on failure: half an agent's samples would score as a run.
+    with no_new_folders(args.out, args.samples_out, whole=True):
+        return _validate(args, agents)
+
+
+def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
     from .validate import render_markdown, validate_release, write_validity_card
 
-    agents = args.agents.split(",") if args.agents else None
     reports = []
     for release in args.release:
         rep = validate_release(release, samples_out=args.samples_out, agents=agents)
@@ -85,6 +116,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _check_release_root(releases: str | None) -> None:
+    """Refuse a ``--releases`` folder (or ``CHARTPROBE_DATA``) that is missing or holds a broken card."""
+    import os
+
+    from chartprobe.errors import UsageError
+
+    from .data import ENV_VAR
+    from .predictions import read_release_card
+
+    root = releases or os.environ.get(ENV_VAR)
+    if not root:
+        return  # the Hub repos at their pinned revisions
+    flag = "--releases" if releases else ENV_VAR
+    if not Path(root).expanduser().is_dir():
+        raise UsageError(f"{flag} {root}: no such folder (a folder holding chartprobe-<name>/ releases)")
+    for card in sorted(Path(root).expanduser().glob("chartprobe-*/README.md")):
+        read_release_card(card.parent)  # the gold comes from these cards: refuse a broken one by name
+
+
 def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
     """Add ``tasks-path`` and ``eval`` (lm-evaluation-harness) to the ``chartprobe`` subparsers."""
     t = sub.add_parser("tasks-path", help="print the lm-eval include path of chartprobe's tasks")
@@ -98,9 +148,10 @@ def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
 
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
+    from .judge_equivalence import JudgeError
     from .predictions import PredictionsError
 
-    return (PredictionsError,)
+    return (PredictionsError, JudgeError)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:

@@ -21,7 +21,8 @@ from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_text
 
-__all__ = ["PredictionsError", "Sample", "date_id", "image_meta", "iter_samples", "load_release_rows", "sample_files", "write_samples"]
+__all__ = ["PredictionsError", "Sample", "date_id", "image_meta", "iter_samples", "load_release_rows",
+           "read_release_card", "sample_files", "write_samples"]
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
 
@@ -38,7 +39,7 @@ class Sample:
 
 
 class PredictionsError(ValueError):
-    """A samples or results file is not what chartprobe can read (one clear line for the CLI)."""
+    """A samples, results, validity file or release is not what chartprobe can read (one clear line for the CLI)."""
 
 
 def date_id() -> str:
@@ -97,11 +98,38 @@ def sample_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _response(line: Mapping[str, Any]) -> str:
     """The text lm-eval handed to ``process_results``: the filtered response, else the raw one."""
-    filtered = line.get("filtered_resps")
-    resp = filtered[0] if filtered else (line.get("resps") or [[""]])[0]
+    filtered, raw = line.get("filtered_resps"), line.get("resps")
+    for key, value in (("filtered_resps", filtered), ("resps", raw)):
+        if value is not None and not isinstance(value, list):  # e.g. a dict: value[0] is KeyError 0
+            raise PredictionsError(f"{key} must be a list of responses, got {type(value).__name__}")
+    resp = filtered[0] if filtered else (raw or [[""]])[0]
     while isinstance(resp, list):  # raw resps are nested one level deeper
         resp = resp[0] if resp else ""
     return "" if resp is None else str(resp)
+
+
+def _sample(path: Path, task: str, model: str | None, n: int, text: str) -> Sample:
+    """One line of a samples file as a :class:`Sample`; a malformed line is a PredictionsError."""
+    where = f"{path} line {n + 1}"
+    try:
+        line = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PredictionsError(f"{where}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except RecursionError:  # json's decoder recurses per nesting level
+        raise PredictionsError(f"{where}: JSON nested too deeply") from None
+    if not isinstance(line, dict):
+        raise PredictionsError(f"{where}: expected a JSON object (an lm-eval sample), got {type(line).__name__}")
+    if not isinstance(line.get("doc"), dict):
+        raise PredictionsError(f"{where}: 'doc' must be the dataset row as an object, got "
+                               f"{type(line.get('doc')).__name__}")
+    doc_id = line.get("doc_id", n)
+    if isinstance(doc_id, bool) or not isinstance(doc_id, int) or doc_id < 0:
+        raise PredictionsError(f"{where}: doc_id must be a non-negative integer, got {doc_id!r}")
+    try:
+        response = _response(line)
+    except PredictionsError as exc:
+        raise PredictionsError(f"{where}: {exc}") from None
+    return Sample(model or path.parent.name, task, doc_id, dict(line["doc"]), response)
 
 
 def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]:
@@ -109,11 +137,13 @@ def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]
     path = Path(path)
     task = _SAMPLES_NAME.match(path.name)["task"]
     with path.open(encoding="utf-8") as fh:
-        for n, text in enumerate(fh):
-            if text.strip():
-                line = json.loads(text)
-                yield Sample(model or path.parent.name, task, int(line.get("doc_id", n)),
-                             dict(line["doc"]), _response(line))
+        n = 0
+        try:
+            for n, text in enumerate(fh):  # n also names the line a decode error comes after
+                if text.strip():
+                    yield _sample(path, task, model, n, text)
+        except UnicodeDecodeError as exc:
+            raise PredictionsError(f"{path}: not UTF-8 text near line {n + 1} ({exc.reason})") from None
 
 
 def image_meta(value: Any) -> dict[str, Any] | None:
@@ -158,30 +188,85 @@ def _is_image(field: Any) -> bool:
     return pa.types.is_struct(field.type) and {f.name for f in field.type} == {"bytes", "path"}
 
 
+def read_release_card(release: str | Path) -> dict[str, Any]:
+    """The YAML header of a release's dataset card, checked; a PredictionsError names what is wrong."""
+    import yaml
+    from chartprobe.dataset_builders.release.card import read_card_metadata
+
+    release = Path(release)
+    if not (release / "README.md").is_file():
+        raise PredictionsError(f"{release} is not a release folder (no README.md dataset card)")
+    try:
+        meta = read_card_metadata(release)
+    except UnicodeDecodeError as exc:
+        raise PredictionsError(f"{release}/README.md: not UTF-8 text ({exc.reason})") from None
+    except (ValueError, yaml.YAMLError) as exc:  # no header, no closing '---', bad YAML
+        reason = " ".join(str(exc).split()) or "no YAML header"
+        raise PredictionsError(f"{release}/README.md: unreadable card header: {reason}") from None
+    configs = meta.get("configs") if isinstance(meta, dict) else None
+    chartprobe = meta.get("chartprobe") if isinstance(meta, dict) else None
+    if not isinstance(chartprobe, dict) or not isinstance(chartprobe.get("dataset"), str):
+        raise PredictionsError(f"{release}/README.md: no chartprobe.dataset in the card header; rebuild the release")
+    if not isinstance(configs, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("config_name"), str) and isinstance(c.get("data_files"), list)
+            and all(isinstance(e, dict) and {"split", "path"} <= set(e) for e in c["data_files"]) for c in configs):
+        raise PredictionsError(f"{release}/README.md: 'configs' must list config_name + data_files "
+                               "(split, path) entries")
+    return meta
+
+
+def _card_columns(meta: Mapping[str, Any]) -> dict[str, set[str]]:
+    """config -> the column names the card's ``dataset_info`` promises (empty when it has none)."""
+    info = meta.get("dataset_info") or []
+    return {i["config_name"]: {f.get("name") for f in i.get("features") or [] if isinstance(f, dict)}
+            for i in (info if isinstance(info, list) else []) if isinstance(i, dict) and "config_name" in i}
+
+
+def _read_parquet(f: Path, expected: set[str]) -> list[dict[str, Any]]:
+    """Rows of one parquet file, image columns replaced by their header metadata."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(f)
+    except (pa.ArrowException, OSError) as exc:
+        raise PredictionsError(f"{f}: not a readable parquet file: {_first_line(str(exc))}") from None
+    if expected and set(table.column_names) != expected:
+        raise PredictionsError(f"{f}: columns {sorted(table.column_names)} do not match the card's "
+                               f"features {sorted(expected)}")
+    images = [fl.name for fl in table.schema if _is_image(fl)]
+    texts = table.drop_columns(images).to_pylist()
+    metas = {c: [image_meta(v) for v in table.column(c).to_pylist()] for c in images}
+    for i, row in enumerate(texts):
+        if images:
+            row["image_meta"] = {c: metas[c][i] for c in images}
+    return texts
+
+
+def _first_line(text: str) -> str:
+    return next((line for line in text.splitlines() if line.strip()), "")
+
+
 def load_release_rows(release: str | Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(config, split) -> rows of a release folder, in release order, images left out.
 
     Each image column is replaced by its header metadata in ``row["image_meta"][column]``
     (see :func:`image_meta`): agents and the scorer need text, spec and, for the metadata
-    agent, what an image's size and format would tell, never the pixels.
+    agent, what an image's size and format would tell, never the pixels. A card or parquet
+    file that is not what ``chartprobe build`` writes is a :class:`PredictionsError`.
     """
-    import pyarrow.parquet as pq
-    from chartprobe.dataset_builders.release.card import read_card_metadata
-
     release = Path(release)
+    meta = read_release_card(release)
+    columns = _card_columns(meta)
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for cfg in read_card_metadata(release)["configs"]:
+    for cfg in meta["configs"]:
         for entry in cfg["data_files"]:
+            files = sorted(release.glob(entry["path"]))
+            if not files:
+                raise PredictionsError(f"{release}: no files match {entry['path']} "
+                                       f"({cfg['config_name']}/{entry['split']} in the card)")
             rows: list[dict[str, Any]] = []
-            for f in sorted(release.glob(entry["path"])):
-                schema = pq.read_schema(f)
-                images = [fl.name for fl in schema if _is_image(fl)]
-                table = pq.read_table(f)
-                texts = table.drop_columns(images).to_pylist()
-                metas = {c: [image_meta(v) for v in table.column(c).to_pylist()] for c in images}
-                for i, row in enumerate(texts):
-                    if images:
-                        row["image_meta"] = {c: metas[c][i] for c in images}
-                    rows.append(row)
+            for f in files:
+                rows += _read_parquet(f, columns.get(cfg["config_name"], set()))
             out[(cfg["config_name"], entry["split"])] = rows
     return out

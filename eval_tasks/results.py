@@ -84,8 +84,10 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
     sources: dict[str, list[str]] = defaultdict(list)
     skipped: dict[str, int] = defaultdict(int)
     suites: dict[str, Any] = {}
-    for path in sample_files(paths):
+    files, read = sample_files(paths), 0
+    for path in files:
         for s in iter_samples(path):
+            read += 1
             if s.task not in suites:
                 suites[s.task] = suite_for_task(s.task)
             suite = suites[s.task]
@@ -100,6 +102,8 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
             position = gold.position(index[s.task], doc)
             records[s.model][suite.name].append(_record(suite, doc, s.prediction, s.task, position))
         sources[path.parent.name].append(str(path))
+    if not read:  # empty files would otherwise give a results file without a single model
+        raise PredictionsError(f"no samples in {', '.join(map(str, files))}")
     coverage = {}
     for (model, task), ids in sorted(seen.items()):
         docs = gold.documents(index[task])
@@ -134,13 +138,54 @@ def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_
     return rec
 
 
+_RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, float), "doc_id": (int,)}
+"""Types of the record columns every suite's metrics compute with (a string there fails deep inside)."""
+
+
+def _read_results(path: str | Path) -> dict[str, Any]:
+    """One results file, its structure checked (a PredictionsError names the file and the part)."""
+    from .suites import SUITES
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise PredictionsError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
+    except UnicodeDecodeError as exc:
+        raise PredictionsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except RecursionError:  # json's decoder recurses per nesting level
+        raise PredictionsError(f"{path}: JSON nested too deeply") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise PredictionsError(f"{path} is not a chartprobe results file (format {FORMAT})")
+    if not isinstance(doc.get("models"), dict):
+        raise PredictionsError(f"{path}: 'models' must map model names to their results")
+    index = task_index()
+    for model, entry in doc["models"].items():
+        records = entry.get("records", {}) if isinstance(entry, dict) else None
+        if not isinstance(records, dict):
+            raise PredictionsError(f"{path}: models.{model} must hold 'records' by suite")
+        for suite_name, cols in records.items():
+            where = f"{path}: models.{model}.records.{suite_name}"
+            if suite_name not in SUITES.names():
+                raise PredictionsError(f"{where}: unknown suite (known: {', '.join(SUITES.names())})")
+            if not isinstance(cols, dict) or not all(isinstance(v, list) for v in cols.values()) \
+                    or len({len(v) for v in cols.values()}) > 1:
+                raise PredictionsError(f"{where}: records must be columns of equal-length lists")
+            unknown = sorted({t for t in cols.get("task", [None]) if t not in index}, key=str)
+            if cols and unknown:  # every record names its lm-eval task; metrics group by it
+                raise PredictionsError(f"{where}: records of unknown tasks {unknown[:3]}")
+            for name, kinds in _RECORD_TYPES.items():
+                bad = [v for v in cols.get(name, ()) if v is not None and not isinstance(v, kinds)]
+                if bad:
+                    raise PredictionsError(f"{where}: {name} must be {' or '.join(k.__name__ for k in kinds)}, "
+                                           f"got {bad[0]!r}")
+    return doc
+
+
 def load_results(paths: Iterable[str | Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """model -> suite -> records, merged over results files (a later file's row wins)."""
     merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for path in paths:
-        doc = json.loads(Path(path).read_text())
-        if doc.get("format") != FORMAT:
-            raise PredictionsError(f"{path} is not a chartprobe results file (format {FORMAT})")
+        doc = _read_results(path)
         for model, entry in doc["models"].items():
             for suite_name, cols in entry.get("records", {}).items():
                 merged[model][suite_name] += from_columns(cols)

@@ -16,13 +16,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from chartprobe.errors import UsageError
+
 from .agents import AGENTS
-from .predictions import date_id, load_release_rows, write_samples
+from .predictions import PredictionsError, date_id, load_release_rows, read_release_card, write_samples
 from .suites import suite_for_release
 from .suites._base import AgentRun, Check, RunSet
 from .task_index import task_index
 
-__all__ = ["ValidityReport", "render_markdown", "run_agents", "validate_release"]
+__all__ = ["ValidityReport", "check_agents", "read_validity", "release_dataset", "render_markdown", "run_agents",
+           "validate_release"]
 
 
 @dataclasses.dataclass
@@ -74,13 +77,44 @@ def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) ->
     return written
 
 
+def release_dataset(release: str | Path) -> str:
+    """The dataset a release folder holds, from its card; refused when no suite scores it."""
+    from .suites import SUITES
+
+    dataset = read_release_card(release)["chartprobe"]["dataset"]
+    if dataset not in SUITES.names():
+        raise PredictionsError(f"{release}/README.md: dataset {dataset!r} has no validity suite "
+                               f"(known: {', '.join(SUITES.names())})")
+    return dataset
+
+
+def check_agents(text: str | None, datasets: Sequence[str]) -> list[str] | None:
+    """``--agents a,b`` as names, refused unless every one is registered and applies to a release.
+
+    A name that silently matched nothing used to run no agent at all, and the missing oracle
+    run then read as an oracle FAIL.
+    """
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise UsageError("--agents: no agent names given (see the agents in eval_tasks/agents/)")
+    unknown = [n for n in names if n not in AGENTS.names()]
+    if unknown:
+        raise UsageError(f"--agents: unknown agent {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(AGENTS.names())})")
+    suites = [suite_for_release(d) for d in dict.fromkeys(datasets)]
+    for name in names:
+        if not any(AGENTS.get(name)().applies_to_suite(s) for s in suites):
+            raise UsageError(f"--agents: {name!r} does not apply to {', '.join(dict.fromkeys(datasets))}")
+    return names
+
+
 def validate_release(release: str | Path, *, samples_out: str | Path | None = None,
                      agents: Sequence[str] | None = None) -> ValidityReport:
     """Run the agents on ``release`` (a release folder) and return its validity report."""
-    from chartprobe.dataset_builders.release.card import read_card_metadata
-
     release = Path(release)
-    dataset = read_card_metadata(release)["chartprobe"]["dataset"]
+    dataset = release_dataset(release)
     suite = suite_for_release(dataset)
     runs = run_agents(dataset, load_release_rows(release), agents)
     if samples_out is not None:
@@ -120,3 +154,29 @@ def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
     from chartprobe.dataset_builders.release.card import write_card_section
 
     return write_card_section(release, "Validity", f"{CARD_INTRO}\n\n{render_markdown(report)}")
+
+
+def read_validity(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
+    """The reports of ``validity.json`` files (``chartprobe validate --out``), their shape checked."""
+    import json
+
+    fields = {f.name for f in dataclasses.fields(Check)}
+    docs: list[dict[str, Any]] = []
+    for path in paths:
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise PredictionsError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
+        except UnicodeDecodeError as exc:
+            raise PredictionsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        except RecursionError:  # json's decoder recurses per nesting level
+            raise PredictionsError(f"{path}: JSON nested too deeply") from None
+        for rep in doc if isinstance(doc, list) else [doc]:
+            ok = (isinstance(rep, dict) and isinstance(rep.get("release"), str) and isinstance(rep.get("dataset"), str)
+                  and isinstance(rep.get("checks"), list)
+                  and all(isinstance(c, dict) and set(c) == fields for c in rep["checks"]))
+            if not ok:
+                raise PredictionsError(f"{path} is not a validity.json of `chartprobe validate --out` "
+                                       f"(reports with release, dataset and checks of {sorted(fields)})")
+            docs.append(rep)
+    return docs

@@ -9,13 +9,24 @@ Every flag is a field of :class:`chartprobe.training.config.TrainConfig` or
 :class:`chartprobe.training.loop.LoopConfig` (``--help`` lists them with their docstrings). Without
 ``--eval-tasks`` it trains and saves the adapter; with it, it also evaluates base and tuned
 model with lm-eval and writes the comparison. ``python -m chartprobe.training.cli`` is the same command.
+
+Every argument is checked before torch is imported or a model is loaded (:func:`check_request`):
+types of ``--config`` values, ranges, the model folder, the data release and its configs, the
+profile, the task names and the output folder. A bad request is one ``chartprobe: error:`` line.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+from chartprobe.errors import ArgumentParser, check_output, main_with, run_command
 
 from .config import (
     ConfigError,
@@ -23,10 +34,16 @@ from .config import (
     add_config_arguments,
     config_from_namespace,
     fields_from_namespace,
+    load_yaml,
 )
 from .loop import LoopConfig
 
 CLASSES = (TrainConfig, LoopConfig)  # --config YAML may hold fields of both
+
+# Fields that must be > 0 when set; the others with a range are checked one by one below.
+_POSITIVE = ("budget", "volume_matched", "bottleneck_k", "epochs", "learning_rate", "per_device_batch_size",
+             "grad_accum", "lora_r", "lora_alpha", "max_length", "logging_steps", "eval_limit", "eval_batch_size")
+_LOCAL = ("/", "./", "../", "~")  # a --model or --data that starts so is a path, never a Hub id
 
 
 def configure(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -45,34 +62,156 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return configure(p)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Train (and, with --eval-tasks, evaluate and compare); 0 on success, 2 on a bad config."""
+def known_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions of ``train`` that mean a bad request (one error line, exit 2), not a bug."""
     from .profile import ProfileError
     from .select import SelectionError
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    try:
-        cfg = config_from_namespace(args, CLASSES)
-        loop = LoopConfig(**fields_from_namespace(args, LoopConfig, CLASSES))
-        if loop.eval_tasks:
-            from .loop import closed_loop
+    return (ConfigError, SelectionError, ProfileError)
 
-            closed_loop(cfg, loop)
+
+def _check_types(obj: Any) -> None:
+    """Values from ``--config`` YAML have the field's type (flags are typed by argparse already)."""
+    for f in dataclasses.fields(obj):
+        kind, value = typing.get_type_hints(type(obj))[f.name], getattr(obj, f.name)
+        if typing.get_origin(kind) in (typing.Union, types.UnionType):  # X | None
+            if value is None:
+                continue
+            kind = next(a for a in typing.get_args(kind) if a is not type(None))
+        if typing.get_origin(kind) is list:
+            ok = isinstance(value, list) and all(isinstance(x, str) for x in value)
+        elif kind in (int, float):  # YAML's true/false are not numbers here
+            ok = isinstance(value, (int, float) if kind is float else int) and not isinstance(value, bool)
         else:
-            from .sft import train
+            ok = isinstance(value, kind)
+        if not ok:
+            raise ConfigError(f"{f.name} must be {getattr(kind, '__name__', kind)}, got {value!r}")
 
-            train(cfg)
-    except (ConfigError, SelectionError, ProfileError, FileNotFoundError) as exc:
-        print(f"chartprobe train: error: {exc}", file=sys.stderr)
-        return 2
+
+def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
+    from .profile import REGION_COLUMNS
+
+    for obj in (cfg, loop):
+        for name in _POSITIVE:
+            value = getattr(obj, name, None)
+            if value is not None and value <= 0:
+                raise ConfigError(f"--{name.replace('_', '-')} must be > 0, got {value}")
+    checks = [(cfg.seed >= 0, f"--seed must be >= 0, got {cfg.seed}"),
+              (cfg.max_steps == -1 or cfg.max_steps > 0, f"--max-steps must be -1 (no limit) or > 0, got {cfg.max_steps}"),
+              (0 < cfg.bottleneck_ratio <= 1, f"--bottleneck-ratio must be in (0, 1], got {cfg.bottleneck_ratio}"),
+              (0 <= cfg.lora_dropout < 1, f"--lora-dropout must be in [0, 1), got {cfg.lora_dropout}"),
+              (bool(cfg.lora_targets), "--lora-targets: give at least one projection name"),
+              (bool(cfg.domains), "--domains: give at least one probe config (bar, hbar, pie, shapes)"),
+              (cfg.region in REGION_COLUMNS, f"--region {cfg.region}: choose from {', '.join(REGION_COLUMNS)}"),
+              (cfg.select not in ("random", "bottleneck") or cfg.budget or cfg.volume_matched,
+               f"--select {cfg.select} needs --budget N (the number of training rows)"),
+              (cfg.select != "atomic" or cfg.budget is None,
+               "--budget is for --select bottleneck/random; fix atomic's total with --volume-matched N")]
+    for ok, message in checks:
+        if not ok:
+            raise ConfigError(message)
+
+
+def _check_data(cfg: TrainConfig) -> None:
+    """The release trained from exists locally (when local) and has the requested probe configs."""
+    from chartprobe.eval_tasks.predictions import read_release_card
+
+    from .data import RELEASE, TRAIN_SPLITS, resolve_data
+    from .select import SelectionError
+
+    bad = [d for d in cfg.domains if d.startswith("cr_")]
+    if bad:
+        raise SelectionError(f"domains {bad}: cr_* configs hold held-out complex reasoning and are never trained on")
+    where = resolve_data(cfg.data)  # a missing local folder or $CHARTPROBE_DATA release raises here
+    folder = Path(where["path"])
+    if not folder.is_dir():
+        return  # a Hub dataset id: checked when it is downloaded
+    meta = read_release_card(folder)
+    if meta["chartprobe"]["dataset"] != RELEASE:
+        raise ConfigError(f"--data {folder}: a chartprobe-{meta['chartprobe']['dataset']} release, "
+                          f"not chartprobe-{RELEASE}")
+    splits = {c["config_name"]: {e["split"] for e in c["data_files"]} for c in meta["configs"]}
+    for domain in cfg.domains:
+        if not set(TRAIN_SPLITS) <= splits.get(domain, set()):
+            raise ConfigError(f"--domains {domain}: {folder} has no {domain} config with "
+                              f"{'/'.join(TRAIN_SPLITS)} splits (it has: {', '.join(sorted(splits))})")
+
+
+def _check_profile(cfg: TrainConfig) -> None:
+    """The bottleneck profile loads and has the region selection works on."""
+    from .profile import ProfileError, load_profile, region_accuracy
+
+    try:
+        region_accuracy(load_profile(cfg.profile), cfg.region)
+    except ProfileError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:  # JSON and shape errors
+        reason = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc)
+        raise ProfileError(f"--profile {cfg.profile}: not a readable profile ({reason.splitlines()[0]})") from None
+
+
+def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
+    """Refuse a training request that cannot work, before any model or heavy library loads."""
+    for obj in (cfg, loop):
+        _check_types(obj)
+    _check_ranges(cfg, loop)
+    if cfg.model.startswith(_LOCAL) and not Path(cfg.model).expanduser().is_dir():
+        raise ConfigError(f"--model {cfg.model}: no such model folder")
+    _check_data(cfg)
+    if cfg.select == "bottleneck":
+        _check_profile(cfg)
+    check_output(cfg.out, "--out", folder=True)
+    if loop.eval_tasks:
+        from chartprobe.eval_tasks.eval_args import check_task_names
+
+        check_task_names(loop.eval_tasks, "--eval-tasks")
+    if loop.base_eval and not Path(loop.base_eval).exists():
+        raise ConfigError(f"--base-eval {loop.base_eval}: no such lm-eval folder or profile file")
+
+
+def _load_config_file(path: str) -> None:
+    """Read ``--config`` once up front, so a broken file is named instead of failing deep inside."""
+    import yaml
+
+    try:
+        load_yaml(path, CLASSES)
+    except OSError as exc:
+        raise ConfigError(f"--config {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"--config {path}: not UTF-8 text ({exc.reason})") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"--config {path}: invalid YAML: {' '.join(str(exc).split())}") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    if getattr(args, "config", None):
+        _load_config_file(args.config)
+    cfg = config_from_namespace(args, CLASSES)
+    loop = LoopConfig(**fields_from_namespace(args, LoopConfig, CLASSES))
+    check_request(cfg, loop)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    if loop.eval_tasks:
+        from .loop import closed_loop
+
+        closed_loop(cfg, loop)
+    else:
+        from .sft import train
+
+        train(cfg)
     return 0
 
 
+def run(args: argparse.Namespace) -> int:
+    """Train (and, with --eval-tasks, evaluate and compare); 0 on success, 2 on a bad request."""
+    return run_command(_run, args, known_errors)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m chartprobe.training.cli ...``: the same flags as ``chartprobe train``."""
+    """``python -m chartprobe.training.cli ...``: the same flags and errors as ``chartprobe train``."""
     description = __doc__.split("\n\n")[0].replace("``", "")
-    parser = configure(argparse.ArgumentParser(prog="chartprobe train", description=description))
-    return run(parser.parse_args(argv))
+    parser = configure(ArgumentParser(prog="chartprobe train", description=description))
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of any error (for bug reports)")
+    return main_with(parser, argv, known_errors)
 
 
 if __name__ == "__main__":
