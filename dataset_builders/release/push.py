@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from .card import read_card_metadata
 from .verify import VerifyError, verify_release
 
@@ -57,9 +59,12 @@ def plan_push(release: str | Path, repo_id: str, tag: str, *, private: bool = Fa
         raise PushError(f"{folder} is not a release folder (no README.md dataset card)")
     try:
         card = read_card_metadata(folder)
-        meta = card.get("chartprobe") or {}
-    except (ValueError, OSError) as exc:
-        raise PushError(f"{folder}/README.md: {exc}") from None
+    except (ValueError, OSError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise PushError(f"{folder}/README.md: {first}") from None
+    if not isinstance(card, dict):
+        raise PushError(f"{folder}/README.md: the YAML header must be a mapping, got {type(card).__name__}")
+    meta = card.get("chartprobe") or {}
     if not meta.get("content_hash"):
         raise PushError(f"{folder}/README.md has no chartprobe provenance block; rebuild the release")
     if not _REPO.match(repo_id):
