@@ -20,11 +20,19 @@ from .rows import RowMaker
 from .templates import LEGEND_TEMPLATES
 from .templates._base import ABSTAIN, LegendTemplate, State
 
-__all__ = ["chain_steps", "group_rows", "snapshot_rows"]
+__all__ = ["BIND_TEMPLATES", "bind_template", "chain_steps", "group_rows", "snapshot_rows"]
 
 Rng = Callable[..., np.random.Generator]
 CHAIN_TARGETS = ("t3_compare", "t3_rank", "t3_diff", "t3_crossing", "t3_colorbar_diff")
-EXTRA_PROBES = ("t1_visual_to_label", "t2_value", "t2_bind_peak", "t2_colorbar_value", "t1_colorbar_end")
+EXTRA_PROBES = ("t1_visual_to_label", "t2_value", "t2_bind_peak", "t2_bind_trend", "t2_colorbar_value",
+                "t1_colorbar_end")
+BIND_TEMPLATES = ("t2_bind_peak", "t2_bind_trend")
+"""Binding probes, one per kind of x axis (a peak without a time axis, a trend over one)."""
+
+
+def bind_template(st: State, mode: str) -> str | None:
+    """The binding probe that applies to ``st`` (None: the chart has none)."""
+    return next((t for t in BIND_TEMPLATES if LEGEND_TEMPLATES.get(t)().applies(st, mode)), None)
 
 
 def _parse_step(st: State, label: str | None) -> tuple[str, dict[str, Any]]:
@@ -42,12 +50,12 @@ def chain_steps(st: State, mode: str, target: str, params: dict[str, Any]) -> li
     steps: list[tuple[str, str, dict]] = []
     for label in labels:
         steps.append(("parse", *_parse_step(st, label)))
-    bind = LEGEND_TEMPLATES.get("t2_bind_peak")()
+    bind = bind_template(st, mode)
     locate = LEGEND_TEMPLATES.get("t2_colorbar_locate")()
     if locate.applies(st, mode):
         steps.append(("locate", "t2_colorbar_locate", {"row": params["row"]}))
-    elif bind.applies(st, mode):
-        steps += [("bind", "t2_bind_peak", {"labels": [label]}) for label in labels]
+    elif bind is not None:
+        steps += [("bind", bind, {"labels": [label]}) for label in labels]
     if tpl.answer_type == "number":  # numeric targets read values before reasoning
         if "row" in params:
             steps += [("value", "t2_colorbar_value", {"row": params["row"], "col": params[c]})

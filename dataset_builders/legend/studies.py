@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .groups import group_rows
+from .groups import bind_template, group_rows
 from .rows import RowMaker
 from .space import (
     CHANNEL_POOLS,
@@ -100,8 +100,9 @@ def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, 
     labels = st.labels
     a, b = labels[0], labels[1]
     out = [("t1_label_to_visual", "parse", {"labels": [a]})]
-    if LEGEND_TEMPLATES.get("t2_bind_peak")().applies(st, "single"):
-        out.append(("t2_bind_peak", "bind", {"labels": [a]}))
+    bind = bind_template(st, "single")
+    if bind is not None:
+        out.append((bind, "bind", {"labels": [a]}))
     point = {} if st.wedges else {"point": int(r.integers(len(st.categories)))}
     out.append(("t2_value", "value", {"labels": [a], **point}))
     out.append(("t3_compare", "reason", {"labels": [a, b], **point}))

@@ -19,7 +19,8 @@ class BindPeak(LegendTemplate):
     so a wrong answer means the wrong marks were bound."""
 
     task_family, capability, answer_type = "T2", "bind", "label"
-    kinds = ("line", "radar", "grouped_bar", "area", "scatter")
+    kinds = ("radar", "scatter")
+    """Kinds without a time axis: over one, trajectories put the peak at an end (``t2_bind_trend``)."""
     description = "At which <x> does '<label>' reach its highest value?"
 
     def candidates(self, st, rng):

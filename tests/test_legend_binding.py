@@ -1,0 +1,50 @@
+"""Binding probes leave no order prior: a peak where x has no order, a trend where it does."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from chartprobe.dataset_builders.core.rng import rng_for
+from chartprobe.dataset_builders.legend.groups import bind_template
+from chartprobe.dataset_builders.legend.space import LegendSpace, sample_unit
+from chartprobe.dataset_builders.legend.templates import LEGEND_TEMPLATES
+from chartprobe.dataset_builders.legend.templates._base import State
+
+TRAJECTORY_KINDS = ("line", "area", "grouped_bar")
+
+
+def _states(kind: str, n: int = 40):
+    space = LegendSpace()
+    for i in range(n):
+        unit = sample_unit(space, rng_for(11, "bind", kind, i), kind=kind, mode="single")
+        yield State(unit.chart, unit.legend, unit.channels, unit.add_labels)
+
+
+def test_each_chart_kind_gets_the_binding_probe_of_its_axis():
+    for kind in TRAJECTORY_KINDS:
+        assert {bind_template(st, "single") for st in _states(kind, 5)} == {"t2_bind_trend"}
+    for kind in ("radar", "scatter"):
+        assert {bind_template(st, "single") for st in _states(kind, 5)} == {"t2_bind_peak"}
+
+
+def test_trend_answers_are_balanced_and_follow_the_two_ends():
+    """Which way a trajectory runs is a coin: 'yes' and 'no' each near one half (so an agent
+    assuming every series rises scores chance), and each answer is the sign of last - first."""
+    tpl = LEGEND_TEMPLATES.get("t2_bind_trend")()
+    answers = Counter()
+    for kind in TRAJECTORY_KINDS:
+        for st in _states(kind):
+            for params in tpl.candidates(st, np.random.default_rng(0)):
+                vals = st.series_values(st.item_of(params["labels"][0]))
+                ans = tpl.answer(st, params)
+                assert ans == ("yes" if vals[-1] > vals[0] else "no")
+                assert abs(vals[-1] - vals[0]) >= st.margin()
+                answers[ans] += 1
+    share = answers["yes"] / sum(answers.values())
+    assert sum(answers.values()) > 100 and 0.4 <= share <= 0.6, answers
+
+
+def test_peak_probe_is_not_asked_where_trajectories_put_the_peak_at_an_end():
+    tpl = LEGEND_TEMPLATES.get("t2_bind_peak")()
+    assert not set(tpl.kinds) & set(TRAJECTORY_KINDS)
