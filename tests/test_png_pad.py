@@ -53,3 +53,16 @@ def test_judge_pairs_cannot_be_told_apart_by_file_size(release_root):
         for path in sorted((release / config).glob("*.parquet")):
             for row in pq.read_table(path, columns=[left, right]).to_pylist():
                 assert len(row[left]["bytes"]) == len(row[right]["bytes"])
+
+
+def test_legend_rows_of_one_base_chart_share_one_file_size(release_root):
+    """A masked legend draws less ink; the file size of its variant must not say so."""
+    from collections import defaultdict
+
+    import pyarrow.parquet as pq
+
+    sizes: dict[str, set[int]] = defaultdict(set)
+    for path in sorted((release_root / "chartprobe-legend").glob("*/*.parquet")):
+        for row in pq.read_table(path, columns=["base_id", "image"]).to_pylist():
+            sizes[row["base_id"]].add(len(row["image"]["bytes"]))
+    assert sizes and all(len(s) == 1 for s in sizes.values())

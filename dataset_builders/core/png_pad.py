@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-__all__ = ["PAD_KEYWORD", "PngPadError", "equalize", "pad_to"]
+__all__ = ["PAD_KEYWORD", "PngPadError", "equalize", "equalize_rows", "pad_to"]
 
 PAD_KEYWORD = b"chartprobe-pad"
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -47,3 +47,14 @@ def equalize(*pngs: bytes) -> tuple[bytes, ...]:
     """Every PNG padded to the same length: the largest one's plus one minimal pad chunk."""
     size = max(len(p) for p in pngs) + _MIN_CHUNK
     return tuple(pad_to(p, size) for p in pngs)
+
+
+def equalize_rows(rows: list[dict], column: str = "image") -> list[dict]:
+    """``rows`` with every ``column`` image padded to one byte length (:func:`equalize` over
+    the distinct images): the rows of one item (a base chart and its legend variants) can no
+    longer be told apart by file size, e.g. a masked legend's smaller file."""
+    distinct = list(dict.fromkeys(r[column]["bytes"] for r in rows))
+    if not distinct:
+        return rows
+    padded = dict(zip(distinct, equalize(*distinct), strict=True))
+    return [{**r, column: {**r[column], "bytes": padded[r[column]["bytes"]]}} for r in rows]

@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from ..core.png_pad import equalize_rows
 from ..core.rng import rng_for
 from ..release.dataset import DatasetBuilder, base_features, dataset
 from ..release.preset import Preset, PresetError
@@ -102,13 +103,16 @@ class LegendDataset(DatasetBuilder):
             unit = visible_unit(draw, lambda a: rng(key, "unit", a) if a else rng(key, "unit"),
                                 space.legend_positions, hidden)
             maker = RowMaker(unit, key, preset.seed, renders=renders)
-            yield from snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
-                                     knobs["interventions_per_group"])
+            rows = list(snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
+                                      knobs["interventions_per_group"]))
         elif study in STUDIES:
-            yield from STUDIES[study](space, key, index, preset.seed, rng)
+            rows = list(STUDIES[study](space, key, index, preset.seed, rng))
         else:
             raise PresetError(f"legend config {config!r}: unknown study {study!r}; "
                               f"choose snapshot or one of {sorted(STUDIES)}")
+        # One file size for the whole item: an intervention that removes ink (a masked legend)
+        # must not be recognisable from len(png) (the metadata agent, issue 14).
+        yield from equalize_rows(rows)
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Release-wide validity: one chart side per group, expected behaviours hold, the order
