@@ -8,6 +8,7 @@ import json
 
 import pytest
 from chartprobe.dataset_builders.core.charts import CHARTS
+from chartprobe.dataset_builders.core.png_pad import strip_pad
 from chartprobe.dataset_builders.core.render import render, sample_spec
 from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
@@ -45,7 +46,7 @@ def test_every_emitted_pair_passes_verify_and_differs_in_exactly_one_criterion(c
         better, worse = ChartSpec.from_json(row["spec_better"]), ChartSpec.from_json(row["spec_worse"])
         rb, rw = render(better), render(worse)
         # The stored images are exactly the renders of the stored specs.
-        assert rb.png == row["image_better"]["bytes"] and rw.png == row["image_worse"]["bytes"]
+        assert rb.png == strip_pad(row["image_better"]["bytes"]) and rw.png == strip_pad(row["image_worse"]["bytes"])
         assert better.kind == worse.kind == row["chart_kind"]
         assert criteria_of(changed_fields(better, worse)) == {criterion}
         assert is_clean(rb), row["pair_id"]
@@ -103,4 +104,4 @@ def test_pairs_are_deterministic(cpa_rows):
     criterion, index = row["criterion"], int(row["pair_id"].rsplit("-", 1)[1])
     again = build_pair(0, row["pair_id"], criterion, index)
     assert again.worse.to_json() == row["spec_worse"]
-    assert io.BytesIO(again.rendered_worse.png).getvalue() == row["image_worse"]["bytes"]
+    assert io.BytesIO(again.rendered_worse.png).getvalue() == strip_pad(row["image_worse"]["bytes"])

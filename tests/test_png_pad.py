@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from chartprobe.dataset_builders.core.png_pad import PAD_KEYWORD, PngPadError, equalize, pad_to
+from chartprobe.dataset_builders.core.png_pad import PAD_KEYWORD, PngPadError, equalize, pad_to, strip_pad
 from PIL import Image
 
 
@@ -26,6 +26,12 @@ def test_equalized_pngs_have_one_size_and_the_same_pixels():
         img.load()
         assert PAD_KEYWORD.decode() in img.info  # exactly one pad chunk, read as a text entry
         assert np.array_equal(np.asarray(img), np.asarray(Image.open(io.BytesIO(before))))
+
+
+def test_strip_pad_gives_back_the_render():
+    pngs = (_png(5), _png(6, (20, 20)))
+    assert tuple(strip_pad(p) for p in equalize(*pngs)) == pngs
+    assert strip_pad(b"\xff\xd8 a jpeg") == b"\xff\xd8 a jpeg"
 
 
 def test_equalize_is_deterministic():

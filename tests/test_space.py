@@ -67,8 +67,10 @@ def predictions(release_root, tmp_path_factory) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def page(release_root, predictions, tmp_path_factory):
     """A Chromium page on the running Space (datasets cache in a temp folder)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Assertions wait up to 30 s, like page actions: on a loaded 2-core machine a load takes > 5 s.
+    expect.set_options(timeout=30_000)
     cache = tmp_path_factory.mktemp("hf_datasets_cache")
     with running_space(release_root, SCREENS / "server.log", predictions["server"],
                        env={"HF_DATASETS_CACHE": str(cache)}) as (url, _), sync_playwright() as p:
@@ -120,6 +122,8 @@ def test_probe_filters_and_grounding_boxes(page):
 
     _choose(page, "probes-skill", "grounding")
     expect(page.locator("#probes-table td:nth-child(2)").first).to_have_text("grounding")
+    # The table redraws row by row: wait until no row of another skill is left.
+    expect(page.locator("#probes-table td:nth-child(2)").filter(has_not_text="grounding")).to_have_count(0)
     assert set(page.locator("#probes-table td:nth-child(2)").all_inner_texts()) == {"grounding"}
     _choose(page, "probes-template", "G-BBOX-ELEMENT")
     expect(page.locator("#probes-table")).to_contain_text("G-BBOX-ELEMENT")
@@ -226,6 +230,7 @@ def test_malformed_predictions_show_an_error_and_the_app_keeps_working(page, pre
     _tab(page, "Predictions")
     page.locator("#predictions-files input[type=file]").set_input_files([str(predictions["bad"])])
     expect(page.locator("#predictions-files")).not_to_contain_text("chartprobe_probes")  # replaced
+    expect(page.locator("#predictions-files")).to_contain_text("chartprobe_smoke")  # the bad file is uploaded
     page.locator("#predictions-load").click()
     error = page.locator("#predictions-status .cp-error")
     expect(error).to_contain_text("line 2: not a JSON object")

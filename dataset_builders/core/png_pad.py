@@ -14,7 +14,7 @@ from __future__ import annotations
 import struct
 import zlib
 
-__all__ = ["PAD_KEYWORD", "PngPadError", "equalize", "equalize_rows", "pad_to"]
+__all__ = ["PAD_KEYWORD", "PngPadError", "equalize", "equalize_rows", "pad_to", "strip_pad"]
 
 PAD_KEYWORD = b"chartprobe-pad"
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -58,3 +58,21 @@ def equalize_rows(rows: list[dict], column: str = "image") -> list[dict]:
         return rows
     padded = dict(zip(distinct, equalize(*distinct), strict=True))
     return [{**r, column: {**r[column], "bytes": padded[r[column]["bytes"]]}} for r in rows]
+
+
+def strip_pad(data: bytes) -> bytes:
+    """``data`` without its padding chunk: the PNG exactly as rendered (anything else unchanged).
+
+    ``chartprobe render`` reproduces a stored image byte for byte once the pad is stripped.
+    """
+    if not data.startswith(_SIGNATURE):
+        return data
+    out, pos = [data[:8]], 8
+    while pos + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        end = pos + 12 + length
+        chunk = data[pos:end]
+        if not (chunk[4:8] == b"tEXt" and chunk[8:8 + len(PAD_KEYWORD) + 1] == PAD_KEYWORD + b"\x00"):
+            out.append(chunk)
+        pos = end
+    return b"".join(out)
