@@ -125,8 +125,9 @@ def test_domain_constraints_hold(rows):
 
 
 def test_answer_change_rate_in_the_release(rows):
-    """Pooled over source templates, >= 80% of variants change the gold answer (the stale agent's
-    limit in the validity suite); per-template rates and the binary balance are in
+    """Pooled over source templates, >= 80% of variants change the gold answer (a regression
+    guard on the regimes; the validity suite bounds the stale agent by chance on the variants);
+    per-template rates and the binary balance are in
     ``test_families_regimes.py``, since regimes are never conditioned on the answer."""
     variants = [r for r in rows["all"] if r["role"] == "variant"]
     assert sum(r["answer"] != r["original_answer"] for r in variants) / len(variants) >= MIN_CHANGE_RATE
