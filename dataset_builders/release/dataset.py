@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from chartprobe import __version__
 
 from ..core.registry import Registry
-
-if TYPE_CHECKING:  # annotations only: preset.py looks builders up in DATASETS at load time
-    from .preset import Preset
+from .recipe import Preset
 
 __all__ = ["BASE_FEATURES", "DATASETS", "GENERATOR_VERSION", "DatasetBuilder", "base_features", "dataset"]
 
