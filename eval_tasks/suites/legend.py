@@ -30,6 +30,35 @@ from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
+
+def _chart_vocabulary(row: Row) -> set[str]:
+    """Every string in the row's chart and legend specs, plus the positions 1..n of its series."""
+    import json
+
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, str):
+            out.add(node)
+        elif isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    for col in ("chart_spec", "legend_spec"):
+        try:
+            walk(json.loads(row.get(col) or "null"))
+        except (TypeError, ValueError):
+            continue
+    try:
+        n = max(len(s["values"]) for s in json.loads(row["chart_spec"])["data"]["series"])
+    except (TypeError, ValueError, KeyError):
+        n = 0
+    out.update(str(i) for i in range(1, n + 1))
+    return out
+
 SHORTCUT_ALIGNED_MIN = 0.95
 """The legend-order agent must pass (nearly) every aligned rank row..."""
 SHORTCUT_CONFLICT_MAX = 0.05
@@ -83,6 +112,18 @@ class LegendSuite(Suite):
             return answer_row({**row, "chart_spec": spec_json})
         except (SpecError, ValueError, KeyError, IndexError, ZeroDivisionError):
             return None
+
+    def answer_space(self, row: Row, pool: Sequence[str]) -> Sequence[str]:
+        """The template's answers that can be given on *this* chart: its categories, legend labels
+        and point positions 1..n. A template pools radar spoke names, scatter positions and
+        every topic's labels; a guesser picks among what the chart shows, so the uniform chance
+        the shortcut agents are held to is over those (the pooled space understated it)."""
+        closed = self.closed_answers(row)
+        if closed:
+            return closed
+        shown = _chart_vocabulary(row)
+        own = sorted(a for a in set(pool) if a in shown)
+        return own or super().answer_space(row, pool)
 
     def group_key(self, row: Row) -> str:
         return str(row.get("template") or row.get("answer_type"))
