@@ -12,11 +12,13 @@ libraries (matplotlib, datasets) are imported only by the commands that need the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shlex
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,19 +47,34 @@ def _seed_arg(text: str) -> int:
     return seed
 
 
-_WORKERS_IGNORE_SIGINT = False
+_HOOK_INSTALLED = False
+_BUILDING_WITH_WORKERS = False
+"""True only while ``cmd_build`` runs a multi-process build: the fork hook acts only then."""
 
 
-def _workers_ignore_ctrl_c() -> None:
-    """Make every process forked from here on ignore SIGINT (once per process).
+def _ignore_ctrl_c_in_workers() -> None:
+    if _BUILDING_WITH_WORKERS:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Processes forked inside the block (the pool's workers) ignore SIGINT.
 
     Ctrl-C reaches the whole process group: pool workers each printed a KeyboardInterrupt
-    traceback. Now only the parent sees it; the pool's exit terminates the workers.
+    traceback. Now only the parent sees it; the pool's exit terminates the workers. The hook
+    is scoped to the block: a process that calls ``main`` and later forks (a test runner, a
+    notebook starting subprocesses) must not hand an ignored Ctrl-C to those children.
     """
-    global _WORKERS_IGNORE_SIGINT
-    if not _WORKERS_IGNORE_SIGINT and hasattr(os, "register_at_fork"):
-        os.register_at_fork(after_in_child=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-        _WORKERS_IGNORE_SIGINT = True
+    global _HOOK_INSTALLED, _BUILDING_WITH_WORKERS
+    if not _HOOK_INSTALLED and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_ignore_ctrl_c_in_workers)
+        _HOOK_INSTALLED = True
+    _BUILDING_WITH_WORKERS = True
+    try:
+        yield
+    finally:
+        _BUILDING_WITH_WORKERS = False
 
 
 def _check_build(args: argparse.Namespace, names: list[str]) -> None:
@@ -85,10 +102,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     names = DATASETS.names() if args.dataset == "all" else [args.dataset]
     _check_build(args, names)
-    if args.num_proc > 1:
-        _workers_ignore_ctrl_c()
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    with no_new_folders(args.out):
+    workers = _workers_ignore_ctrl_c() if args.num_proc > 1 else contextlib.nullcontext()
+    with no_new_folders(args.out), workers:
         for name in names:
             info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
                                  overwrite=args.overwrite, command=command, progress=not args.quiet)

@@ -262,3 +262,15 @@ def test_ctrl_c_in_a_command_is_one_line_and_130(monkeypatch, capsys):
     monkeypatch.setattr(builder_commands, "cmd_list", interrupted)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "chartprobe: interrupted\n"
+
+
+def test_ctrl_c_hook_is_scoped_to_the_build():
+    """After a multi-process build in this process, children forked later still get Ctrl-C."""
+    with builder_commands._workers_ignore_ctrl_c():
+        pid = os.fork()
+        if pid == 0:  # a pool worker: SIGINT ignored
+            os._exit(0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else 1)
+        assert os.waitpid(pid, 0)[1] == 0
+    code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "True"
