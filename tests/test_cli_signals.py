@@ -212,12 +212,18 @@ def test_full_disk_is_one_error_line_and_leaves_nothing(command, make, fragment,
     assert tree(tmp_path) == before
 
 
+def _default_ctrl_c() -> None:
+    # What a terminal gives a foreground program. A runner started in the background (`cmd &`
+    # in a script) hands its children an *ignored* SIGINT, which Python then keeps ignoring.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("delay", [0.3, 1.5])
 def test_ctrl_c_stops_build_workers_without_tracebacks(delay, tmp_path):
     """SIGINT to the process group (what a terminal's Ctrl-C does) while two workers build."""
     proc = subprocess.Popen([*CLI, "build", "smoke", "--preset", "full", "--num-proc", "2", "--quiet",
                              "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, cwd=tmp_path)
+                            text=True, start_new_session=True, cwd=tmp_path, preexec_fn=_default_ctrl_c)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and proc.poll() is None:
         kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True,
@@ -271,6 +277,12 @@ def test_ctrl_c_hook_is_scoped_to_the_build():
         if pid == 0:  # a pool worker: SIGINT ignored
             os._exit(0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else 1)
         assert os.waitpid(pid, 0)[1] == 0
+    ours = signal.getsignal(signal.SIGINT)
+    pid = os.fork()
+    if pid == 0:  # forked after the build: the caller's own Ctrl-C disposition, untouched
+        os._exit(0 if signal.getsignal(signal.SIGINT) == ours else 1)
+    assert os.waitpid(pid, 0)[1] == 0
     code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          preexec_fn=_default_ctrl_c)
     assert proc.stdout.strip() == "True"
