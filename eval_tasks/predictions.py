@@ -21,8 +21,18 @@ from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_text
 
-__all__ = ["PredictionsError", "Sample", "date_id", "image_meta", "iter_samples", "load_release_rows",
-           "read_release_card", "sample_files", "write_samples"]
+__all__ = [
+    "PredictionsError",
+    "Sample",
+    "date_id",
+    "image_meta",
+    "iter_samples",
+    "load_release_rows",
+    "read_json",
+    "read_release_card",
+    "sample_files",
+    "write_samples",
+]
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
 
@@ -40,6 +50,20 @@ class Sample:
 
 class PredictionsError(ValueError):
     """A samples, results, validity file or release is not what chartprobe can read (one clear line for the CLI)."""
+
+
+def read_json(path: str | Path) -> Any:
+    """A JSON file's content; unreadable JSON is a PredictionsError naming the file."""
+    import json
+
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise PredictionsError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
+    except UnicodeDecodeError as exc:
+        raise PredictionsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except RecursionError:  # json's decoder recurses per nesting level
+        raise PredictionsError(f"{path}: JSON nested too deeply") from None
 
 
 def date_id() -> str:

@@ -9,13 +9,12 @@ fast to load) so ``chartprobe report`` can merge files and recompute everything.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .predictions import PredictionsError, iter_samples, sample_files
+from .predictions import PredictionsError, iter_samples, read_json, sample_files
 from .suites import suite_for_release, suite_for_task
 from .task_index import task_index
 
@@ -146,14 +145,7 @@ def _read_results(path: str | Path) -> dict[str, Any]:
     """One results file, its structure checked (a PredictionsError names the file and the part)."""
     from .suites import SUITES
 
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise PredictionsError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
-    except UnicodeDecodeError as exc:
-        raise PredictionsError(f"{path}: not UTF-8 text ({exc.reason})") from None
-    except RecursionError:  # json's decoder recurses per nesting level
-        raise PredictionsError(f"{path}: JSON nested too deeply") from None
+    doc = read_json(path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PredictionsError(f"{path} is not a chartprobe results file (format {FORMAT})")
     if not isinstance(doc.get("models"), dict):

@@ -19,7 +19,14 @@ from typing import Any
 from chartprobe.errors import UsageError
 
 from .agents import AGENTS
-from .predictions import PredictionsError, date_id, load_release_rows, read_release_card, write_samples
+from .predictions import (
+    PredictionsError,
+    date_id,
+    load_release_rows,
+    read_json,
+    read_release_card,
+    write_samples,
+)
 from .suites import suite_for_release
 from .suites._base import AgentRun, Check, RunSet
 from .task_index import task_index
@@ -158,19 +165,11 @@ def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
 
 def read_validity(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
     """The reports of ``validity.json`` files (``chartprobe validate --out``), their shape checked."""
-    import json
 
     fields = {f.name for f in dataclasses.fields(Check)}
     docs: list[dict[str, Any]] = []
     for path in paths:
-        try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise PredictionsError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
-        except UnicodeDecodeError as exc:
-            raise PredictionsError(f"{path}: not UTF-8 text ({exc.reason})") from None
-        except RecursionError:  # json's decoder recurses per nesting level
-            raise PredictionsError(f"{path}: JSON nested too deeply") from None
+        doc = read_json(path)
         for rep in doc if isinstance(doc, list) else [doc]:
             ok = (isinstance(rep, dict) and isinstance(rep.get("release"), str) and isinstance(rep.get("dataset"), str)
                   and isinstance(rep.get("checks"), list)
