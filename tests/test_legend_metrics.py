@@ -74,7 +74,7 @@ def test_af1_of_the_paper_mask_full_condition():
 
 
 @pytest.mark.parametrize(("refused", "ap", "ar", "af1"), [
-    (set(), None, 0.0, 0.0),                  # never refuses: AP undefined, F1 0 (the paper's 0.00)
+    (set(), 0.0, 0.0, 0.0),                   # never refuses: AP, AR, F1 all 0 (the paper's 0.00)
     ({"b", "m", "k"}, 1 / 3, 1.0, 0.5),       # always refuses
     ({"m"}, 1.0, 1.0, 1.0),                   # refuses exactly where the target evidence is gone
 ])
@@ -144,8 +144,9 @@ def test_consistency_and_responsiveness_pair_each_variant_with_its_own_base():
 def test_every_metric_is_none_without_applicable_rows(name):
     fns = {**lm.PROFILE, **{k: v for s in ls.STUDY_METRICS.values() for k, v in s.items()}}
     assert fns[name]([]) is None
-    plain = [_rec("only", True, capability="other")]  # a lone row: QA accuracy and parse rate only
-    assert (fns[name](plain) is None) == (name not in ("qa_acc", "parse_fail_rate"))
+    plain = [_rec("only", True, capability="other")]  # a lone row: QA accuracy, parse rate and AP only
+    # AP is over every row: a model that never refuses has precision 0 (the paper's 0.00), not None
+    assert (fns[name](plain) is None) == (name not in ("qa_acc", "parse_fail_rate", "ap"))
 
 
 def test_harmonic_mean_edges():

@@ -10,8 +10,8 @@ Records are those of :mod:`chartprobe.eval_tasks.metrics.legend`. A study row ca
   ``group_id``: a base rank question and its legend rotations) with at least one conflict row
   in which *every* prediction follows the legend position.
 - Visibility study (§6.3, Table 7): AP/AR/AF1 per ``study_level``, each over the level's rows
-  plus their groups' base rows (the same scope as the profile's AP/AR/AF1, so over-refusing on
-  the intact chart costs precision).
+  plus their groups' base rows (``legend.abstention_scope``: over-refusing on the intact chart
+  costs precision; the profile's AP/AR/AF1 are over every row).
 - Channel study (§6.1, Table 6): per ``mark_family/study_level`` cell, the stage accuracies
   (guide_read, bind, ve, reason) and grounding (bind and value-extraction rows pooled).
 
