@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from chartprobe.dataset_builders.core.tolerance import RELATIVE, Tolerance
+
 from .answer_parsing import (
     ABSTAIN_NORMALIZED,
     LEAD_IN,
@@ -71,7 +73,8 @@ class Matcher(abc.ABC):
     def normalize(self, text: str, aliases: Aliases = None) -> str | None:
         """Canonical form of an extracted answer, or None when it cannot be parsed."""
 
-    def match(self, pred: str, gold: str, aliases: Aliases = None) -> Outcome:
+    def match(self, pred: str, gold: str, aliases: Aliases = None, tolerance: Tolerance | None = None) -> Outcome:
+        """Compare an extracted answer with the gold; ``tolerance`` is read by numeric types only."""
         p, g = self.normalize(pred, aliases), self.normalize(gold, aliases)
         ok = p is not None and p == g
         return Outcome(float(ok), ok, p)
@@ -79,17 +82,22 @@ class Matcher(abc.ABC):
 
 @matcher("number")
 class NumberMatcher(Matcher):
-    """±5% relative tolerance (|p-g| <= 1e-9 when gold is 0); scaled or bare values may match."""
+    """Within the row's tolerance (half a tick step, exact when printed), default ±5% relative; scaled or bare values may match.
+
+    The tolerance is the row's ``tolerance`` column; without one, ±5% relative (|p-g| <= 1e-9 when
+    gold is 0).
+    """
 
     def normalize(self, text, aliases=None):
         parsed = parse_number(text)
         return None if parsed is None else fmt_number(parsed[0])
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         p, g = parse_number(pred), parse_number(gold)
         if p is None or g is None:
             return Outcome(0.0, False, None if p is None else fmt_number(p[0]))
-        ok = any(abs(pv - gv) <= (0.05 * abs(gv) if gv else 1e-9) for pv in set(p) for gv in set(g))
+        tol = tolerance or RELATIVE
+        ok = any(tol.accepts(pv, gv) for pv in set(p) for gv in set(g))
         return Outcome(float(ok), ok, fmt_number(p[0]))
 
 
@@ -97,7 +105,7 @@ class NumberMatcher(Matcher):
 class IntegerMatcher(NumberMatcher):
     """Exact integer equality ("12" == "12.0" == "twelve", "977,633" == "977633")."""
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         p, g = parse_number(pred), parse_number(gold)
         if p is None or g is None:
             return Outcome(0.0, False, None if p is None else fmt_number(p[0]))
@@ -123,7 +131,7 @@ class LabelMatcher(Matcher):
         key = label_key(re.sub(r"\s*\([^()]*\)\s*$", "", text), aliases)
         return key or None
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         p, g = self.normalize(pred, aliases), self.normalize(gold, aliases)
         ok = p is not None and g is not None and (p == g or same_inflected(p, g))
         return Outcome(float(ok), ok, p)
@@ -141,7 +149,7 @@ class ListMatcher(Matcher):
     def normalize(self, text, aliases=None):
         return self._canonical(list_items(text, aliases), text)
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         g = set(list_items(gold, aliases))
         items = list_items(pred, aliases, keep=frozenset(g))
         p, normalized = set(items), self._canonical(items, pred)
@@ -174,7 +182,7 @@ class BBoxMatcher(Matcher):
         box = parse_bbox(text)
         return None if box is None else json.dumps([round(x, 4) for x in box])
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         p, g = parse_bbox(pred), parse_bbox(gold)
         score = iou(p, g) if p and g else 0.0
         return Outcome(score, score >= BBOX_IOU_THRESHOLD, self.normalize(pred))
@@ -209,7 +217,7 @@ class ChoiceMatcher(Matcher):
         found = [next(x for x in m.groups() if x).upper() for m in _LETTER.finditer(text.strip())]
         return None if not found or is_hedge(text, found) else found[0]
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         g = self._verdict(gold) or self._letter(gold)
         p = self._verdict(pred) if g in ("accept", "reject") else self._letter(pred)
         ok = p is not None and p == g
@@ -225,7 +233,7 @@ class AbstainMatcher(Matcher):
     def normalize(self, text, aliases=None):
         return ABSTAIN_NORMALIZED if is_abstention(text) else (norm_text(text) or None)
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         ok = is_abstention(pred)
         return Outcome(float(ok), ok, self.normalize(pred))
 
@@ -237,7 +245,7 @@ class TextMatcher(Matcher):
     def normalize(self, text, aliases=None):
         return norm_text(text) or None
 
-    def match(self, pred, gold, aliases=None):
+    def match(self, pred, gold, aliases=None, tolerance=None):
         p, g = self.normalize(pred), norm_text(gold)
         score = fuzz.ratio(p, g) / 100.0 if p else 0.0
         return Outcome(score, score >= TEXT_CORRECT_THRESHOLD, p)

@@ -16,7 +16,9 @@ Rules per type (details in the matcher docstrings):
   ``-4.2``, ``1e6``, ``1.4 billion``/``million``/``thousand``/``k``/``M``/``bn``/``B``/``T``, number
   words ("twenty-one", "one hundred and five"). An answer hedging between candidates ("either 0 or
   41") is unparsable, so wrong.
-  Correct within ±5% relative (|diff| <= 1e-9 when gold is 0). Both the scaled and the bare value of
+  Correct within the row's ``tolerance`` (``abs:x`` / ``rel:r``, the tolerance a reader of that chart
+  can achieve: half a tick step on a scale, exact for printed values), by default ±5% relative
+  (|diff| <= 1e-9 when gold is 0). Both the scaled and the bare value of
   each side are tried, so "1.4 billion" matches gold "1.4" and "1400000000"; "12%" matches 12 and 0.12.
 - integer / count: same parsing, exact equality of an integral value ("12.0" == "twelve" == "12").
 - year: last 4-digit year (1000-2999), exact: "2008" vs "2010" is wrong; "2018 or 2019" is unparsable.
@@ -49,13 +51,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chartprobe.dataset_builders.core.answer_types import ANSWER_TYPES, SCORING_RULES
+from chartprobe.dataset_builders.core.tolerance import Tolerance
 
 from .answer_parsing import last_match
 from .matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
 
 __all__ = [
     "ABSTAIN_ANSWER", "ABSTAIN_NORMALIZED", "ANSWER_TYPES", "Score", "extract_answer", "is_abstention",
-    "normalize", "score_answer", "scoring_rule",
+    "normalize", "score_answer", "score_doc", "scoring_rule",
 ]
 
 ABSTAIN_ANSWER = "I don't know"
@@ -179,20 +182,24 @@ def score_answer(
     answer_type: str,
     *,
     aliases: Mapping[str, Sequence[str]] | None = None,
+    tolerance: str | Tolerance | None = None,
 ) -> Score:
     """Score a raw model ``prediction`` against ``gold`` for ``answer_type`` (one of ANSWER_TYPES).
 
-    ``aliases`` maps a canonical label to alternative spellings (label and list types). Never raises on
-    any prediction or gold content; raises ``ValueError`` only for an unknown ``answer_type``.
+    ``aliases`` maps a canonical label to alternative spellings (label and list types);
+    ``tolerance`` (``"abs:2.5"``, ``"rel:0.05"`` or a :class:`Tolerance`) replaces the ±5% default of
+    ``number``. Never raises on any prediction or gold content; raises ``ValueError`` only for an
+    unknown ``answer_type`` or a malformed ``tolerance``.
     """
     type_matcher = _matcher(answer_type)
+    tol = tolerance if isinstance(tolerance, Tolerance) or tolerance is None else Tolerance.parse(tolerance)
     gold = gold if isinstance(gold, str) else ("" if gold is None else str(gold))
     extracted = extract_answer(prediction)
     abstained = is_abstention(extracted)
     if abstained and not type_matcher.handles_abstention and not is_abstention(gold):
         outcome = Outcome(0.0, False, ABSTAIN_NORMALIZED)
     else:
-        outcome = type_matcher.match(extracted, gold[-ANSWER_MAX_CHARS:], aliases)
+        outcome = type_matcher.match(extracted, gold[-ANSWER_MAX_CHARS:], aliases, tol)
     normalized = ABSTAIN_NORMALIZED if abstained else outcome.normalized
     return Score(
         score=min(max(float(outcome.score), 0.0), 1.0),
@@ -202,6 +209,24 @@ def score_answer(
         normalized=normalized or "",
         abstained=abstained,
     )
+
+
+def score_doc(doc: Mapping[str, object], prediction: str, answer_type: str | None = None) -> Score:
+    """Score ``prediction`` on a dataset row: its ``answer``, ``answer_type``, ``tolerance`` and
+    ``answer_aliases`` (JSON {canonical: [synonyms]}, the template's answer vocabulary) columns.
+
+    Rows of releases built before those columns existed score with the type defaults.
+    """
+    import json
+
+    raw = doc.get("answer_aliases") or None
+    try:
+        aliases = json.loads(raw) if isinstance(raw, str) else raw
+    except ValueError:
+        aliases = None
+    return score_answer(prediction, str(doc.get("answer", "")), answer_type or str(doc.get("answer_type") or "label"),
+                        aliases=aliases if isinstance(aliases, Mapping) else None,
+                        tolerance=str(doc.get("tolerance") or "") or None)
 
 
 def scoring_rule(answer_type: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 __all__ = ["ANSWER_TYPES", "SCORING_RULES"]
 
 SCORING_RULES: dict[str, str] = {
-    "number": "±5% relative tolerance (|p-g| <= 1e-9 when gold is 0); scaled or bare values may match.",
+    "number": "Within the row's tolerance (half a tick step, exact when printed), default ±5% relative; scaled or bare values may match.",
     "integer": 'Exact integer equality ("12" == "12.0" == "twelve", "977,633" == "977633").',
     "count": 'Exact integer equality ("12" == "12.0" == "twelve", "977,633" == "977633").',
     "year": "Last 4-digit year (1000-2999); exact string equality, never tolerant.",

@@ -51,6 +51,10 @@ class Rendered:
     width: int
     height: int
     boxes: dict[str, tuple[float, float, float, float]]
+    ticks: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    """Data value of every labelled tick drawn, per guide: ``x``, ``y`` and ``colorbar``
+    (ascending). What a reader can resolve on a scale: half the step between two ticks
+    (:mod:`chartprobe.dataset_builders.core.tolerance`)."""
 
 
 @dataclass
@@ -122,8 +126,9 @@ def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
         renderer = scene.canvas.get_renderer()
         width, height = scene.canvas.get_width_height()
         boxes = _measure(scene, renderer, width, height)
+        ticks = _tick_values(scene)
         png = _encode_png(scene.canvas, width, height)
-    return Rendered(png=png, width=width, height=height, boxes=boxes)
+    return Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks)
 
 
 # -- legends -----------------------------------------------------------------------------
@@ -254,6 +259,21 @@ def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, 
             if labels:
                 raw[f"{prefix}/{k}"] = _extent(labels, renderer)
     return {key: _normalize(bb, width, height) for key, bb in raw.items()}
+
+
+_TICK_GUIDES = {"tick/x": "x", "tick/y": "y", "legend/colorbar_tick": "colorbar"}
+
+
+def _tick_values(scene: Scene) -> dict[str, tuple[float, ...]]:
+    """Guide name -> sorted values of the ticks drawn with a visible label."""
+    out: dict[str, tuple[float, ...]] = {}
+    for prefix, axis in scene.tick_axes:
+        vals = sorted({round(float(t.get_loc()), 12) for t in _drawn_ticks(axis)
+                       if any(x.get_visible() and x.get_text() for x in (t.label1, t.label2))
+                       and np.isfinite(t.get_loc())})
+        if vals:
+            out[_TICK_GUIDES.get(prefix, prefix)] = tuple(vals)
+    return out
 
 
 def _normalize(bb: Any, width: int, height: int) -> tuple[float, float, float, float]:

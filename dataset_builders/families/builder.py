@@ -23,7 +23,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from ..core.answer_vocab import aliases_json
+from ..core.charts import CHARTS
 from ..core.rng import rng_for
+from ..core.tolerance import tolerance_for
 from ..release.dataset import (
     GENERATOR_VERSION,
     DatasetBuilder,
@@ -84,7 +87,7 @@ class FamiliesDataset(DatasetBuilder):
             family_id="string", source="string", group="string", role="string", variant_seed="int32",
             regime="string", reasoning_type="string", chart_kind="string", question_adapted="bool",
             original_question="string", original_answer="string", qa_params="string", scale="float32",
-            degradation="string")
+            degradation="string", tolerance="string", answer_aliases="string")
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
         return family_ids(config, preset.configs[config].splits[split])
@@ -148,15 +151,21 @@ def _common(preset: Preset, key: str, source: FamilySource, original: Member, pa
             "reasoning_type": source.reasoning_type, "chart_kind": source.kind,
             "original_question": source.question_template.format(**params),
             "original_answer": original.answer, "qa_params": json.dumps(params, sort_keys=True),
-            "seed": preset.seed, "generator_version": GENERATOR_VERSION}
+            "seed": preset.seed, "generator_version": GENERATOR_VERSION,
+            "answer_aliases": aliases_json(source.answer_vocabulary)}
 
 
-def _row(base: dict, m: Member, png: bytes, suffix: str, scale: float = 1.0, degradation: str = "") -> dict:
+def _row(base: dict, m: Member, rendered: Any, png: bytes, suffix: str, scale: float = 1.0,
+         degradation: str = "") -> dict:
+    source = FAMILY_SOURCES.get(base["source"])
+    tolerance = "" if base["answer_type"] != "number" else tolerance_for(
+        source.tolerance_rule, m.answer, rendered.ticks, CHARTS.get(m.spec.kind).value_axis or "y",
+        source.reads).to_str()
     return {**base, "id": f"{base['family_id']}-{suffix}", "image": {"bytes": png, "path": None},
             "question": m.question, "answer": m.answer, "spec": m.spec.to_json(), "role": m.role,
             "variant_seed": m.variant_seed, "regime": m.regime,
             "question_adapted": m.question != base["original_question"], "scale": scale,
-            "degradation": degradation}
+            "degradation": degradation, "tolerance": tolerance}
 
 
 OUTSIDE = "outside right"
@@ -194,10 +203,10 @@ def _family_rows(base: dict, members: list[Member]) -> Iterator[dict]:
         png = rendered.png
         if m.role == "original":
             degradation = f"jpeg:q{JPEG_QUALITY}"
-            yield _row(base, m, degrade(png, degradation), "original", degradation=degradation)
+            yield _row(base, m, rendered, degrade(png, degradation), "original", degradation=degradation)
         else:
             suffix = "reconstruction" if m.role == "reconstruction" else f"v{m.variant_seed}"
-            yield _row(base, m, png, suffix)
+            yield _row(base, m, rendered, png, suffix)
 
 
 def _resolution_rows(base: dict, members: list[Member]) -> Iterator[dict]:
@@ -208,7 +217,7 @@ def _resolution_rows(base: dict, members: list[Member]) -> Iterator[dict]:
     png = rendered.png
     for scale in RESOLUTION_SCALES:
         degradation = "" if scale == 1.0 else f"bicubic:{scale:g}"
-        yield _row(base, recon, degrade(png, degradation), f"reconstruction-{int(scale * 100)}",
+        yield _row(base, recon, rendered, degrade(png, degradation), f"reconstruction-{int(scale * 100)}",
                    scale, degradation)
 
 

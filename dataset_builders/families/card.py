@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..core.tolerance import card_cell
 from .source import FAMILY_SOURCES
 
 ROLES = """## Roles
@@ -91,13 +92,14 @@ def _regimes_table(built: dict[str, dict[str, Any]]) -> str:
              "kept or changed the original's answer. Whether the answer changed is an outcome of the "
              "data; on the binary question about half the variants keep it, so neither repeating nor "
              "flipping the original's answer is a shortcut."), "",
-             "| source | group | kind | reasoning | answer type | question | regimes | answer changed |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| source | group | kind | reasoning | answer type | match | question | regimes | answer changed |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, cls in FAMILY_SOURCES.items():
         changed, total = rates.get(name, (0, 0))
         rate = f"{changed}/{total} ({100 * changed / total:.0f}%)" if total else "—"
         regimes = ", ".join(dict.fromkeys(cls.regimes))
-        lines.append(f"| `{name}` | {cls.group} | {cls.kind} | {cls.reasoning_type} | {cls.answer_type} | "
+        match = card_cell(cls.answer_type, cls.tolerance_rule, cls.reads, cls.answer_vocabulary) or "exact label"
+        lines.append(f"| `{name}` | {cls.group} | {cls.kind} | {cls.reasoning_type} | {cls.answer_type} | {match} | "
                      f"{cls.question_template.replace('|', '/')} | {regimes} | {rate} |")
     return "\n".join(lines) + "\n"
 

@@ -91,6 +91,12 @@ class FamilySource(abc.ABC):
     question_template: ClassVar[str]
     """The source question, ``str.format``-ed with the params."""
     regimes: ClassVar[tuple[str, ...]]
+    tolerance_rule: ClassVar[str] = "axis"
+    """Numeric sources: where the answer's values are read (``core/tolerance.py``): ``printed``
+    when the chart prints them, ``axis`` off the value axis (half a tick step per read)."""
+    reads: ClassVar[int] = 1
+    answer_vocabulary: ClassVar[str] = ""
+    """Label sources with a closed answer set: the name of its synonym table (``core/answer_vocab.py``)."""
 
     @abc.abstractmethod
     def source_data(self, rng: np.random.Generator) -> tuple[ChartSpec, dict[str, Any]]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .interventions import INTERVENTIONS
 from .space import CHANNELS_OF_FAMILY, MARK_FAMILY, LegendSpace
+from ..core.tolerance import card_cell
 from .templates import LEGEND_TEMPLATES
 
 UNIT = """## Base unit b = (s, l, q, y)
@@ -87,8 +88,11 @@ Computed by `eval_tasks/metrics/legend.py`, each over the rows it applies to:
 - **Consistency**: over mapping-preserving variants, the variant and its base are both correct;
   **Responsiveness**: the same over mapping-altering variants (the model updates to the new gold);
   **CR** = harmonic mean of the two.
-- **AP** = correct refusals / refusals, **AR** = refusals on unanswerable rows / unanswerable rows,
-  **AF1** = harmonic mean (abstention rows: `intervention_family = answerability`).
+- **AP** = correct refusals / every refusal the model makes (on any row; 0 for a model that never
+  refuses), **AR** = refusals on unanswerable rows / unanswerable rows, **AF1** = harmonic mean.
+  Rows where the hidden entry is the only one missing (`elimination_answerable`: the unlabelled
+  series is the target by elimination, though the strict gold is "I don't know") are also
+  reported apart (`ap_excl_elim`, `ar_excl_elim`, `af1_excl_elim`, `elim_refusal_rate`).
 - Order study: accuracy on aligned and conflict rows, and the share of conflict predictions that
   equal the target's legend position (legend-order shortcut).
 """
@@ -114,12 +118,18 @@ def _space_table() -> str:
 
 
 def _templates_table() -> str:
-    lines = ["## Question templates", "", "| template | family | capability | answer type | legend forms | question |",
-             "|---|---|---|---|---|---|"]
+    lines = ["## Question templates", "",
+             "| template | family | capability | answer type | match | legend forms | question |",
+             "|---|---|---|---|---|---|---|"]
     for name, cls in LEGEND_TEMPLATES.items():
-        lines.append(f"| `{name}` | {cls.task_family} | {cls.capability} | {cls.answer_type} | "
+        match = card_cell(cls.answer_type, cls.tolerance_rule, cls.reads, printed_note=True)
+        if cls.answer_type == "number" and cls.tolerance_rule == "axis":
+            match += "; ±5% on a pie without printed values (no scale)"
+        lines.append(f"| `{name}` | {cls.task_family} | {cls.capability} | {cls.answer_type} | {match or '—'} | "
                      f"{', '.join(cls.forms)} | {cls.description} |")
-    return "\n".join(lines) + "\n\nT4 (abstention) rows are the answerability variants of these questions.\n"
+    return "\n".join(lines) + ("\n\nT4 (abstention) rows are the answerability variants of these questions. "
+                               "Each number row stores its own `tolerance` (`abs:<x>`/`rel:<r>`), computed from "
+                               "the ticks drawn on its image; the scorer uses it.\n")
 
 
 def _interventions_table() -> str:

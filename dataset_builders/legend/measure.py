@@ -96,5 +96,6 @@ def render_chart(spec: ChartSpec) -> Any:
         renderer = scene.canvas.get_renderer()
         width, height = scene.canvas.get_width_height()
         boxes = core._measure(scene, renderer, width, height)
+        ticks = core._tick_values(scene)
         png = core._encode_png(scene.canvas, width, height)
-    return core.Rendered(png=png, width=width, height=height, boxes=boxes)
+    return core.Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks)

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..release.dataset import GENERATOR_VERSION
+from .elimination import elimination_answerable
 from .program import program_json
 from .space import Unit
 from .templates import LEGEND_TEMPLATES
 from .templates._base import ABSTAIN, LegendTemplate, State
 from .templates.t3_rank import visual_ranks
+from .tolerances import row_tolerance
 from .unit import LegendSide, side_to_json
 from .visible import Renders, Shot
 
@@ -85,7 +87,8 @@ class RowMaker:
             "task_family": "T4" if answerability else tpl.task_family,
             "capability": "abstain" if answerability else tpl.capability, "template": tpl.name,
             "intervention": intervention, "intervention_family": intervention_family,
-            "expected": "abstain" if answer == ABSTAIN else expected, "chart_kind": u.kind,
+            "expected": "abstain" if answer == ABSTAIN else expected,
+            "elimination_answerable": elimination_answerable(st.legend, evidence, tpl.anchor), "chart_kind": u.kind,
             "mark_family": u.mark_family, "legend_form": u.legend.form, "channels": list(u.channels),
             "encoding_mode": u.encoding_mode, "legend_position": st.legend.position,
             "num_series": u.num_series, "num_points": u.num_points, "theme": u.theme, "add_labels": u.add_labels,
@@ -96,6 +99,7 @@ class RowMaker:
             "occlusion_max": shot.occlusion_max,
             "study_factor": self.study_factor, "study_level": self.study_level,
             "program": program_json(tpl.name, params, u.channels, u.add_labels),
+            "tolerance": row_tolerance(tpl, st, answer, answer_type, shot.ticks),
         }
 
 
@@ -103,10 +107,11 @@ LEGEND_COLUMNS: dict[str, str] = {
     "chart_spec": "string", "legend_spec": "string", "base_id": "string", "group_id": "string",
     "chain_id": "string", "chain_role": "string", "task_family": "string", "capability": "string",
     "template": "string", "intervention": "string", "intervention_family": "string", "expected": "string",
+    "elimination_answerable": "bool",
     "chart_kind": "string", "mark_family": "string", "legend_form": "string", "encoding_mode": "string",
     "legend_position": "string", "num_series": "int32", "num_points": "int32", "theme": "string",
     "add_labels": "bool", "target": "string", "target_legend_index": "int32", "visual_rank": "int32",
     "evidence": "string", "legend_boxes": "string", "occlusion_max": "float32", "study_factor": "string", "study_level": "string",
-    "program": "string",
+    "program": "string", "tolerance": "string",
 }
 """Value columns of every legend row beyond the base columns (``channels`` is a list of strings)."""

@@ -56,6 +56,8 @@ class Shot:
     """JSON of the rendered ``legend/*`` boxes."""
     occlusions: tuple[Occlusion, ...]
     occlusion_max: float
+    ticks: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    """The render's labelled tick values per guide (``Rendered.ticks``): numeric tolerances."""
 
 
 @dataclass
@@ -74,7 +76,8 @@ class Renders:
             self._shots[key] = Shot(image={"bytes": rendered.png, "path": None},
                                     legend_boxes=json.dumps(boxes, sort_keys=True),
                                     occlusions=tuple(occlusions(rendered.boxes)),
-                                    occlusion_max=round(occlusion_max(rendered.boxes), 4))
+                                    occlusion_max=round(occlusion_max(rendered.boxes), 4),
+                                    ticks=rendered.ticks)
         return self._shots[key], key
 
     def hidden(self, chart: ChartSpec, legend: LegendSide) -> list[Occlusion]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.answer_types import SCORING_RULES
+from ..core.tolerance import card_cell
 from .domains import PROBE_DOMAINS
 
 _SKILL_TITLES = {"perception": "Perception (P)", "grounding": "Grounding (G)",
@@ -50,6 +51,12 @@ def _cell(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _match(t: Any) -> str:
+    """The template's tolerance or answer vocabulary, else its answer type's scoring rule."""
+    return card_cell(t.answer_type, t.tolerance_rule, 1, t.answer_vocabulary) if (
+        t.answer_type == "number" or t.answer_vocabulary) else SCORING_RULES[t.answer_type]
+
+
 def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool], list[Any]]) -> str:
     """Markdown: one table per skill listing every template, plus how items are scored."""
     examples = _examples(built)
@@ -73,6 +80,6 @@ def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool],
             q, a = examples.get(t.name) or _example_from_specs(built, t) or ("(no applicable chart)", "")
             kinds = ", ".join(t.kinds)
             lines.append(f"| `{t.name}` | {t.domain} | {kinds} | {t.answer_type} | "
-                         f"{_cell(SCORING_RULES[t.answer_type], 80)} | {_cell(q)} (**{_cell(a, 60)}**) |")
+                         f"{_cell(_match(t), 120)} | {_cell(q)} (**{_cell(a, 60)}**) |")
         lines.append("")
     return "\n".join(lines)

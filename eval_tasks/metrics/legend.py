@@ -16,10 +16,20 @@ function reads them with defaults. Each metric is computed only over the rows it
 - cons / resp: over ``preserving`` / ``altering`` variants whose group's base row
   (``expected == "base"``, same ``group_id``) is present: share where base and variant are both
   correct. cr: their harmonic mean.
-- ap / ar / af1 over the ``answerability`` variants and their groups' base rows: AP = refusals on
-  ``expected == "abstain"`` rows / refusals; AR = the same / abstain rows;
-  AF1 = 2TP / (refusals + abstain rows), the harmonic mean of AP and AR, and 0 when a model
-  never refuses (AP itself is then undefined).
+- ap / ar / af1 over *every* row scored (§5.1: "the fraction of refusals made on genuinely
+  unanswerable questions"): AP = refusals on ``expected == "abstain"`` rows / all refusals, so a
+  refusal on any answerable row (a base chart, a ``scale_down`` variant, a chain row) costs
+  precision; AR = the same hits / abstain rows; AF1 = their harmonic mean (= 2 hits / (refusals +
+  abstain rows)). A model that never refuses scores AP = 0 (the paper's 0.00), and AF1 = 0 when
+  there are abstain rows; AR (and so AF1) is None without abstain rows, AP only without rows.
+  :func:`abstention_scope` (answerability variants plus their base rows) is the narrower scope
+  the visibility study scores each level on; the profile no longer uses it.
+- ap_excl_elim / ar_excl_elim / af1_excl_elim: the same over the rows that are *not*
+  ``elimination_answerable`` (abstain rows whose hidden entry the visible ones give away, e.g.
+  ``hide_target`` or ``keep_distractor`` on a 2-series chart; ``dataset_builders/legend/elimination.py``).
+  The headline ap/ar/af1 keep the paper's strict rule (gold "I don't know" on those rows);
+  elim_refusal_rate is the share of the elimination-answerable rows refused, n_elim their count.
+  These slices are in :func:`profile` (and so in reports), not lm-eval metrics.
 - parse_fail_rate: share of rows whose answer could not be parsed.
 
 The controlled studies (§6) are in :mod:`chartprobe.eval_tasks.metrics.legend_studies`.
@@ -33,6 +43,7 @@ from statistics import fmean
 from typing import Any
 
 __all__ = [
+    "ABSTENTION_SLICES",
     "PROFILE",
     "RECORD_FIELDS",
     "STAGES",
@@ -44,6 +55,8 @@ __all__ = [
     "conditional_reasoning",
     "consistency",
     "cr",
+    "elimination_answerable",
+    "elimination_refusal_rate",
     "harmonic_mean",
     "paired_rate",
     "profile",
@@ -60,7 +73,7 @@ RECORD_FIELDS = (
     "id", "group_id", "base_id", "chain_id", "chain_role", "task_family", "capability", "template",
     "intervention", "intervention_family", "expected", "chart_kind", "mark_family", "legend_form",
     "encoding_mode", "legend_position", "num_series", "target", "target_legend_index", "visual_rank",
-    "study_factor", "study_level", "answer", "answer_type",
+    "study_factor", "study_level", "answer", "answer_type", "elimination_answerable",
 )
 """Row columns a scored record keeps (the image and the JSON specs stay in the dataset)."""
 
@@ -70,9 +83,9 @@ STAGES = {"guide_read": "guide_read", "bind": "bind", "ve": "value_extraction", 
 
 def score_record(doc: Record, prediction: str) -> dict[str, Any]:
     """Score one prediction on a legend row with the typed scorer; keep the metric columns."""
-    from ..scoring import score_answer
+    from ..scoring import score_doc
 
-    s = score_answer(prediction, str(doc.get("answer", "")), str(doc.get("answer_type", "label")))
+    s = score_doc(doc, prediction)
     return {**{f: doc.get(f) for f in RECORD_FIELDS}, "prediction": prediction, "correct": s.correct,
             "abstained": s.abstained, "parse_failed": s.parse_failed, "normalized": s.normalized}
 
@@ -164,16 +177,33 @@ def abstention_scope(records: Sequence[Record], variants: Callable[[Record], boo
 
 
 def abstention(rows: Iterable[Record]) -> dict[str, float | int | None]:
-    """AP, AR, AF1 over exactly ``rows`` (refusal = ``abstained``; positive = ``expected == "abstain"``)."""
-    refusals = positives = hits = 0
+    """AP, AR, AF1 over exactly ``rows`` (refusal = ``abstained``; positive = ``expected == "abstain"``).
+
+    AP is 0.0 when there are rows but no refusal (a never-refusing model, the paper's 0.00) and None
+    only without rows; AR is None without abstain rows; AF1 is their harmonic mean (None when
+    either is), which equals 2 hits / (refusals + abstain rows).
+    """
+    n = refusals = positives = hits = 0
     for r in rows:
         refused, unanswerable = bool(r.get("abstained")), r.get("expected") == "abstain"
+        n += 1
         refusals += refused
         positives += unanswerable
         hits += refused and unanswerable
-    denom = refusals + positives
-    return {"ap": hits / refusals if refusals else None, "ar": hits / positives if positives else None,
-            "af1": 2 * hits / denom if denom else None, "refusals": refusals, "unanswerable": positives}
+    ap = hits / refusals if refusals else (0.0 if n else None)
+    ar = hits / positives if positives else None
+    return {"ap": ap, "ar": ar, "af1": harmonic_mean(ap, ar), "refusals": refusals, "unanswerable": positives}
+
+
+def elimination_answerable(record: Record) -> bool:
+    """Whether a row's hidden evidence is recoverable by elimination (the row column; False if absent)."""
+    return bool(record.get("elimination_answerable"))
+
+
+def elimination_refusal_rate(records: Iterable[Record]) -> float | None:
+    """Share of the elimination-answerable rows the model refused (None without such rows)."""
+    vals = [float(bool(r.get("abstained"))) for r in records if elimination_answerable(r)]
+    return fmean(vals) if vals else None
 
 
 def parse_failure_rate(records: Iterable[Record]) -> float | None:
@@ -190,11 +220,12 @@ def _stage_metric(capability: str) -> Metric:
     return metric
 
 
-def _abstention_metric(key: str) -> Metric:
+def _abstention_metric(key: str, excl_elim: bool = False) -> Metric:
     def metric(records: Sequence[Record]) -> float | None:
-        return abstention(abstention_scope(records))[key]
+        rows = [r for r in records if not elimination_answerable(r)] if excl_elim else records
+        return abstention(rows)[key]
 
-    metric.__name__ = key
+    metric.__name__ = f"{key}_excl_elim" if excl_elim else key
     return metric
 
 
@@ -211,9 +242,18 @@ PROFILE: dict[str, Metric] = {
 }
 """The capability profile, metric name -> function (the lm-eval metric names)."""
 
+ABSTENTION_SLICES: dict[str, Metric] = {
+    **{f"{key}_excl_elim": _abstention_metric(key, excl_elim=True) for key in ("ap", "ar", "af1")},
+    "elim_refusal_rate": elimination_refusal_rate,
+}
+"""Abstention without the elimination-answerable rows (reported by :func:`profile`, not lm-eval metrics)."""
+
 
 def profile(records: Iterable[Record]) -> dict[str, Any]:
-    """The whole capability profile of §5.1 in one JSON-able dict (plus row and chain counts)."""
+    """The whole capability profile of §5.1 in one JSON-able dict (plus row and chain counts), with
+    the abstention slices of :data:`ABSTENTION_SLICES` and the elimination-answerable row count."""
     records = list(records)
     return {**{name: fn(records) for name, fn in PROFILE.items()},
-            "n": len(records), "n_chains": len(chains(records))}
+            **{name: fn(records) for name, fn in ABSTENTION_SLICES.items()},
+            "n": len(records), "n_chains": len(chains(records)),
+            "n_elim": sum(map(elimination_answerable, records))}

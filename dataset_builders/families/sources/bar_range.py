@@ -21,6 +21,7 @@ class BarRange(FamilySource):
     kind = "bar"
     reasoning_type = "text"
     answer_type = "number"
+    tolerance_rule = "printed"
     question_template = ("What is the difference between the highest and the lowest monthly number "
                          "of visitors (in thousands)?")
     regimes = ("widen", "narrow", "new_peak", "new_trough", "widen")

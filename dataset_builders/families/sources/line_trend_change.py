@@ -30,6 +30,7 @@ class LineTrendChange(FamilySource):
     kind = "line"
     reasoning_type = "text"
     answer_type = "number"
+    tolerance_rule = "printed"
     question_template = ("By how much did the average house price change from {first} to {last}, in USD "
                          "thousands? Give a negative number if it fell.")
     regimes = ("flip_trend", "steepen", "flatten", "flip_trend", "redraw")

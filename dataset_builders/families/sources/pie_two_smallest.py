@@ -21,6 +21,7 @@ class PieTwoSmallest(FamilySource):
     kind = "pie"
     reasoning_type = "text"
     answer_type = "number"
+    tolerance_rule = "printed"
     question_template = "What is the combined market share of the two smallest segments, in percent?"
     regimes = ("recompose", "shift", "concentrate", "fragment", "recompose")
 

@@ -30,6 +30,7 @@ class ScatterCorrelation(FamilySource):
     kind = "scatter"
     reasoning_type = "visual"
     answer_type = "label"
+    answer_vocabulary = "correlation"
     question_template = ("Is the relationship between weekly study hours and exam score positive or "
                          "negative? Answer 'positive' or 'negative'.")
     regimes = ("redraw", "steep", "noisy", "weak", "saturating",

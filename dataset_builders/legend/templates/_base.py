@@ -131,6 +131,11 @@ class LegendTemplate(abc.ABC):
     anchor: ClassVar[str] = "label"
     """label: parameters name labels (the intent follows the label); item: a visual cue."""
     description: ClassVar[str] = ""
+    tolerance_rule: ClassVar[str] = "axis"
+    """Numeric templates: where the value is read (``axis`` | ``colorbar``), which sets the
+    row's ``tolerance`` (``legend/tolerances.py``); printed values make it exact."""
+    reads: ClassVar[int] = 1
+    """How many reads the numeric answer adds up (a difference: 2, each off by half a step)."""
 
     def applies(self, st: State, mode: str) -> bool:
         """Whether the template can ask about this chart at all."""

@@ -13,6 +13,7 @@ class ColorbarEnd(LegendTemplate):
     task_family, capability, answer_type = "T1", "guide_read", "number"
     forms = ("colorbar",)
     description = "What value does the top/bottom end of the colour bar stand for?"
+    tolerance_rule = "colorbar"
 
     def candidates(self, st, rng):
         return [{"end": "top"}, {"end": "bottom"}]

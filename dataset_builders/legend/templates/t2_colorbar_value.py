@@ -13,6 +13,7 @@ class ColorbarValue(LegendTemplate):
     task_family, capability, answer_type = "T2", "value_extraction", "number"
     forms = ("colorbar",)
     description = "What is the value of the cell in row '<row>', column '<column>'?"
+    tolerance_rule = "colorbar"
 
     def candidates(self, st, rng):
         vals = st.all_values()

@@ -13,6 +13,7 @@ class ColorbarDiff(LegendTemplate):
     task_family, capability, answer_type = "T3", "reason", "number"
     forms = ("colorbar",)
     description = "What is the value of cell (<row>, <c1>) minus that of cell (<row>, <c2>)?"
+    tolerance_rule, reads = "colorbar", 2
 
     def candidates(self, st, rng):
         vals = st.all_values()

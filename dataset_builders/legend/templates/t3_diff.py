@@ -13,6 +13,7 @@ class Difference(LegendTemplate):
     task_family, capability, answer_type = "T3", "reason", "number"
     kinds = ("line", "radar", "grouped_bar", "area", "scatter")
     description = "What is the value of '<A>' minus the value of '<B>' at <point>?"
+    reads = 2
 
     def candidates(self, st, rng):
         labels = st.labels

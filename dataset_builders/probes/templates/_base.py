@@ -65,6 +65,11 @@ class Template(abc.ABC):
     needs_trend: ClassVar[bool] = False
     """Asked only on trend charts (see ``probes/orders.py``), where sorted orders are allowed."""
     hint: ClassVar[str] = "axis_hint"
+    tolerance_rule: ClassVar[str] = "relative"
+    """Number answers: ChartProbe scores values within ±5% relative (paper §"Atomic skill
+    evaluation", after ChartQA), so every number row records ``rel:0.05``."""
+    answer_vocabulary: ClassVar[str] = ""
+    """Label answers from a closed set: the synonym table's name (``core/answer_vocab.py``)."""
     """Key of the view word prepended to perception questions (colour questions say colours)."""
 
     def applies_to(self, view: Any) -> bool:

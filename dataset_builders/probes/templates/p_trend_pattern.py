@@ -19,6 +19,7 @@ from ._base import Template
 class TrendPattern(Template):
     skill = "perception"
     answer_type = "label"
+    answer_vocabulary = "trend"
     op = "trend"
     needs_trend = True
     description = "Whether mark sizes increase, decrease or fluctuate in reading order."
