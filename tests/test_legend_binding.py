@@ -48,3 +48,19 @@ def test_trend_answers_are_balanced_and_follow_the_two_ends():
 def test_peak_probe_is_not_asked_where_trajectories_put_the_peak_at_an_end():
     tpl = LEGEND_TEMPLATES.get("t2_bind_peak")()
     assert not set(tpl.kinds) & set(TRAJECTORY_KINDS)
+
+
+def test_crossing_counts_are_balanced():
+    """Trajectories rarely cross ("0" was ~60% of crossing answers): a chart offers the pairs of
+    one crossing count (2 first, none above 2), and a chart whose lines never cross is asked
+    half the time, so no count exceeds 1.5x uniform."""
+    tpl = LEGEND_TEMPLATES.get("t3_crossing")()
+    answers = Counter()
+    for i, st in enumerate(_states("line", 300)):
+        rng = np.random.default_rng(i)
+        cands = tpl.candidates(st, rng)
+        if cands:
+            assert len({tpl.answer(st, p) for p in cands}) == 1
+            answers[tpl.answer(st, cands[int(rng.integers(len(cands)))])] += 1
+    n = sum(answers.values())
+    assert n > 150 and max(answers.values()) / n <= 1.5 / len(answers), answers

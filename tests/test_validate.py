@@ -175,3 +175,24 @@ def test_blind_gap_check_catches_question_text_that_gives_the_answer_away(leak, 
     checks = blind_checks(suite, run_agents("probes", rows, agents=["blind"]))
     split_check = next(c for c in checks if c.check == "blind gap over majority" and c.scope == "bar/test")
     assert split_check.status == expect, split_check
+
+
+def _count_rows(answers):
+    return [{"id": f"r{i}", "template": "t3_crossing", "answer": a, "answer_type": "count", "base_id": f"b{i}"}
+            for i, a in enumerate(answers)]
+
+
+@pytest.mark.parametrize(("answers", "status"), [
+    (["0"] * 60 + ["1"] * 37 + ["2"] * 3, "fail"),   # the crossing count before balancing: "0" on 60%
+    (["0"] * 49 + ["1"] * 48 + ["2"] * 3, "pass"),   # after: 0 49%, 1 48%, 2 3% (limit 1.5 / 3)
+    (["0"] * 5 + ["1"] * 2, "pass"),                 # 5/7 is not evidence of skew (Wilson bound)
+])
+def test_majority_share_covers_count_answers(answers, status):
+    """Counts have no closed set, so uniform is over the distinct answers the template produced."""
+    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.suites._checks import majority_share_checks
+    from chartprobe.eval_tasks.suites._runs import RunSet
+
+    checks = majority_share_checks(suite_for_release("legend"), RunSet("legend", {("snapshot", "test"): _count_rows(answers)}))
+    assert [(c.scope, c.status) for c in checks] == [("snapshot:t3_crossing", status)]
+    assert "majority '0'" in checks[0].threshold

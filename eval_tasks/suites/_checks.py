@@ -18,7 +18,7 @@ from typing import Any
 
 from ._runs import Check, RunSet
 
-__all__ = ["common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
+__all__ = ["COUNT_TYPES", "common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
 
 Z = 1.645  # one-sided 95%
 BLIND_MARGIN = 0.05
@@ -142,8 +142,19 @@ def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
     return out
 
 
+COUNT_TYPES = frozenset({"count", "integer"})
+"""Open answer types whose values form a small discrete set (a crossing count, a rank): their
+majority share is checked against the distinct golds the template produced."""
+
+
 def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
-    """Per categorical template (pooled over splits): majority share <= 1.5x uniform (Wilson)."""
+    """Per template (pooled over splits): majority share <= 1.5x uniform (Wilson lower bound).
+
+    Uniform is 1/|answers| per row: the row's closed set (yes/no, A/B, a trend label...), or for
+    counts and integers the distinct golds of the template (a crossing count that is "0" on
+    60% of rows fails). Open labels and numbers have no fixed set and are not checked here
+    (the blind and position-prior agents guard them).
+    """
     out = []
     for config in sorted({c for c, _ in runs.rows}):
         groups: dict[str, list] = defaultdict(list)
@@ -152,11 +163,14 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
                 closed = suite.closed_answers(r)
                 if closed:
                     groups[suite.group_key(r)].append((str(r["answer"]), len(closed)))
+                elif r.get("answer_type") in COUNT_TYPES and suite.answerable(r):
+                    groups[suite.group_key(r)].append((str(r["answer"]), 0))
         for key, items in sorted(groups.items()):
-            top = Counter(a for a, _ in items).most_common(1)[0][1]
-            limit = MAJORITY_FACTOR * fmean(1 / k for _, k in items)
+            counts = Counter(a for a, _ in items)
+            answer, top = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+            limit = MAJORITY_FACTOR * fmean(1 / (k or len(counts)) for _, k in items)
             out.append(Check("majority answer share", f"{config}:{key}", "-", top / len(items),
-                             f"<= {limit:.2f} (Wilson lower bound)", len(items),
+                             f"<= {limit:.2f} (Wilson lower bound; majority {answer!r})", len(items),
                              status(wilson_lower(top, len(items)) <= limit)))
     return out
 

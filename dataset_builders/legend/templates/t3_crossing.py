@@ -8,6 +8,10 @@ from . import legend_template
 from ._base import LegendTemplate
 
 
+MAX_ASKED = 2
+"""The largest crossing count asked (the rare count a chart offers first)."""
+
+
 @legend_template("t3_crossing")
 class Crossing(LegendTemplate):
     """Count sign changes of the gap between two bound lines (never touching: every gap is
@@ -18,14 +22,26 @@ class Crossing(LegendTemplate):
     description = "How many times do the '<A>' and '<B>' lines cross?"
 
     def candidates(self, st, rng):
+        # The trajectories rarely cross: over every pair, "0" is ~60% of answers, "2" ~2% and
+        # "3" rarer still. So a chart offers the pairs of one crossing count: "2" when it has
+        # such a pair, else one drawn uniformly among its counts; a chart whose lines never
+        # cross is asked only half the time, and pairs crossing 3+ times are not asked (a tail
+        # of a few rows would make "uniform" a quarter). Measured on 1,000 line charts:
+        # 0 ~46%, 1 ~46%, 2 ~8%, under 1.5x uniform (0.50).
         labels = st.labels
-        out = []
+        by_count: dict[str, list[dict]] = {}
         for i in range(len(labels)):
             for j in range(i + 1, len(labels)):
                 params = {"labels": [labels[i], labels[j]]}
-                if self.answer(st, params) is not None:
-                    out.append(params)
-        return out
+                count = self.answer(st, params)
+                if count is not None and int(count) <= MAX_ASKED:
+                    by_count.setdefault(count, []).append(params)
+        counts = sorted(by_count)
+        if not counts or (counts == ["0"] and rng.random() < 0.5):
+            return []
+        if str(MAX_ASKED) in by_count:
+            return by_count[str(MAX_ASKED)]
+        return by_count[counts[int(rng.integers(len(counts)))]]
 
     def answer(self, st, params):
         a, b = (np.asarray(st.series_values(st.item_of(lb))) for lb in params["labels"])

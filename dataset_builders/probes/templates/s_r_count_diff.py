@@ -23,5 +23,11 @@ class CountDiff(SceneTemplate):
         by_attr = [[(a, b) for a in single_filters(view, (attr,)) for b in single_filters(view, (attr,))
                     if view.count(a) > view.count(b)] for attr in ("color", "shape", "fill", "size")]
         pairs = choose(rng, [p for p in by_attr if p]) or []
-        picked = choose(rng, pairs)
+        # Then the difference, uniformly over those the scene offers: small scenes make most
+        # pairs differ by 1, and a majority answer over 1.5x uniform is a free prior.
+        by_diff: dict[int, list] = {}
+        for a, b in pairs:
+            by_diff.setdefault(view.count(a) - view.count(b), []).append((a, b))
+        diff = choose(rng, sorted(by_diff))
+        picked = None if diff is None else choose(rng, by_diff[diff])
         return None if picked is None else {"a": picked[0], "b": picked[1]}
