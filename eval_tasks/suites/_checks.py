@@ -18,7 +18,7 @@ from typing import Any
 
 from ._runs import Check, RunSet
 
-__all__ = ["COUNT_TYPES", "common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
+__all__ = ["COUNT_TYPES", "MAX_COUNT_SET", "common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
 
 Z = 1.645  # one-sided 95%
 BLIND_MARGIN = 0.05
@@ -143,17 +143,21 @@ def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
 
 
 COUNT_TYPES = frozenset({"count", "integer"})
-"""Open answer types whose values form a small discrete set (a crossing count, a rank): their
+"""Open answer types whose values can form a small discrete set (a crossing count, a rank): their
 majority share is checked against the distinct golds the template produced."""
+MAX_COUNT_SET = 5
+"""A count template with at most this many distinct answers is a de facto closed set (crossings
+0/1/2, ranks 1-4); wider ranges (seats 1-70, objects 3-10) are humped like any quantity and are
+guarded, like numbers, by the blind and shortcut agents."""
 
 
 def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
     """Per template (pooled over splits): majority share <= 1.5x uniform (Wilson lower bound).
 
     Uniform is 1/|answers| per row: the row's closed set (yes/no, A/B, a trend label...), or for
-    counts and integers the distinct golds of the template (a crossing count that is "0" on
-    60% of rows fails). Open labels and numbers have no fixed set and are not checked here
-    (the blind and position-prior agents guard them).
+    counts and integers with at most :data:`MAX_COUNT_SET` distinct golds, those golds (a
+    crossing count that is "0" on 60% of rows fails). Open labels, numbers and wide counts have
+    no fixed set and are not checked here (the blind and position-prior agents guard them).
     """
     out = []
     for config in sorted({c for c, _ in runs.rows}):
@@ -167,6 +171,8 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
                     groups[suite.group_key(r)].append((str(r["answer"]), 0))
         for key, items in sorted(groups.items()):
             counts = Counter(a for a, _ in items)
+            if any(k == 0 for _, k in items) and len(counts) > MAX_COUNT_SET:
+                continue
             answer, top = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             limit = MAJORITY_FACTOR * fmean(1 / (k or len(counts)) for _, k in items)
             out.append(Check("majority answer share", f"{config}:{key}", "-", top / len(items),
