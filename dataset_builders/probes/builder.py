@@ -16,8 +16,10 @@ import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from ..core.answer_vocab import aliases_json
 from ..core.occlusion import occluded
 from ..core.rng import rng_for
+from ..core.tolerance import tolerance_for
 from ..release.dataset import (
     GENERATOR_VERSION,
     DatasetBuilder,
@@ -27,6 +29,7 @@ from ..release.dataset import (
 from ..release.preset import Preset
 from .card import probe_card
 from .domains import PROBE_DOMAINS, TIERS
+from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .templates import TEMPLATES
 from .templates._base import SKILLS
@@ -37,6 +40,15 @@ CITATION = """@article{chartprobe2026,
 }"""
 
 PROBE_SKILLS = SKILLS[:3]
+
+
+def answer_columns(q: Any, rendered: Any) -> dict[str, str]:
+    """``tolerance`` (number rows, from the template's rule and this render's ticks) and
+    ``answer_aliases`` (the template's closed answer vocabulary, JSON; "" when open)."""
+    tpl = TEMPLATES.get(q.template_id)
+    tolerance = tolerance_for(tpl.tolerance_rule, q.answer, getattr(rendered, "ticks", {})).to_str() \
+        if q.answer_type == "number" else ""
+    return {"tolerance": tolerance, "answer_aliases": aliases_json(tpl.answer_vocabulary)}
 
 
 def config_domain(config: str) -> tuple[str, bool]:
@@ -78,7 +90,7 @@ class ProbesDataset(DatasetBuilder):
 
         feats = base_features(chart_id="string", template_id="string", skill="string", tier="string",
                               program="string", domain="string", chart_kind="string",
-                              n_marks="int32", held_out="bool")
+                              n_marks="int32", held_out="bool", tolerance="string", answer_aliases="string")
         feats["target_bbox"] = Sequence(Value("float64"), length=4)
         return feats
 
@@ -134,16 +146,20 @@ class ProbesDataset(DatasetBuilder):
                 "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,
                 "generator_version": GENERATOR_VERSION, "domain": domain_name,
                 "chart_kind": spec.kind, "n_marks": view.n, "held_out": held_out,
+                **answer_columns(q, rendered),
             }
 
     @classmethod
     def _pick(cls, seed: int, key: str, view: Any, templates: list[Any], k: int, stream: str,
               keep: Any) -> list[Any]:
-        """Up to ``k`` questions from ``templates`` in an rng order (trend probes first),
-        skipping degenerate ones and those ``keep`` refuses."""
-        order = rng_for(seed, key, "templates", stream).permutation(len(templates))
-        ordered = sorted((templates[int(i)] for i in order), key=lambda t: not t.needs_trend)
-        return cls._first(seed, key, view, ordered, k, keep)
+        """Up to ``k`` questions from ``templates`` (trend probes first), skipping degenerate
+        ones and those ``keep`` refuses, the others drawn to balance the skill's template mix
+        (``mix.py``)."""
+        trend = cls._first(seed, key, view, [t for t in templates if t.needs_trend], k, keep)
+        usable = [(t, q) for t in templates if not t.needs_trend
+                  for q in [t.instantiate(view, rng_for(seed, key, t.name))] if q is not None and keep(t, q)]
+        pool = tuple(t.name for t in eligible_templates(config_domain(key.rsplit("-", 2)[0])[0], False))
+        return trend + choose(seed, key, stream, pool, usable, k, taken=len(trend))
 
     @staticmethod
     def _first(seed: int, key: str, view: Any, templates: list[Any], k: int, keep: Any) -> list[Any]:

@@ -9,28 +9,50 @@ and even set F1 gives that answer 0.67 on "which bars are above average?" agains
 chance level of 0.2-0.5 — so neither can be the headline. Both stay as named metrics:
 ``paper_accuracy`` (the paper's protocol, recall for lists) and ``list_f1``. Complex reasoning is
 reported as the mean RapidFuzz ratio (``fuzzy``) and, strictly, by answer type.
+
+Averages. Every skill, task and CR score is a *template macro average*: the mean over
+templates of each template's mean, a template in each domain counting as its own cell
+(:func:`template_macro`). The pooled mean over items, the *micro* average, moves with the
+template mix of the release (P-COUNT-ABOVE-AVG was 3% of bar perception, pie reasoning drew
+another mix than bar), so it is kept only as the secondary ``*_micro`` numbers:
+
+- per skill: ``per_skill`` (macro) and ``per_skill_micro``; per domain and skill:
+  ``per_domain_skill`` and ``per_domain_skill_micro`` (``chartprobe report``);
+- per lm-eval probe task: ``accuracy`` (macro) and ``accuracy_micro``; ``paper_accuracy`` is
+  macro too;
+- complex reasoning: ``cr_fuzzy`` / task ``fuzzy`` and ``accuracy`` (macro), with
+  ``cr_fuzzy_micro`` / ``fuzzy_micro`` and ``accuracy_micro``.
+
+In lm-eval each ``chartprobe_probes_<domain>_<skill>`` task is one cell of the profile, so
+``process_results`` hands each macro metric a :func:`template_item` ``(domain, template_id,
+value)`` and its aggregation (:func:`macro_of_items`) averages per template first; the micro
+metrics are plain floats under lm-eval's ``mean`` (which also gives them a standard error).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from ..scoring import score_answer
+from ..scoring import score_answer, score_doc
 
 __all__ = [
     "chart_trace",
     "cr_fuzzy_accuracy",
     "item_accuracy",
     "list_f1",
+    "macro_of_items",
     "paper_accuracy",
     "parse_failure_rate",
     "per_skill_accuracy",
+    "per_skill_accuracy_micro",
     "per_template_accuracy",
     "probe_summary",
     "score_record",
+    "template_item",
+    "template_macro",
 ]
 
 
@@ -56,7 +78,7 @@ def list_f1(prediction: str, gold: str) -> float:
 
 def score_record(doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
     """Score one prediction against a dataset row and return the scored record."""
-    s = score_answer(prediction, doc["answer"], doc["answer_type"])
+    s = score_doc(doc, prediction)
     rec = {"id": doc.get("id"), "chart_id": doc.get("chart_id"), "template_id": doc.get("template_id"),
            "skill": doc.get("skill"), "domain": doc.get("domain"), "answer_type": doc["answer_type"],
            "score": s.score, "correct": s.correct, "parse_failed": s.parse_failed,
@@ -78,8 +100,40 @@ def _group_mean(records: Iterable[Mapping[str, Any]], key: str, value: str) -> d
     return {k: fmean(v) for k, v in sorted(groups.items())}
 
 
+def template_item(record: Mapping[str, Any], value: str = "accuracy") -> tuple[str, str, float]:
+    """``(domain, template_id, value)``: what a macro metric carries from lm-eval's
+    ``process_results`` to its aggregation."""
+    return (str(record.get("domain") or ""), str(record.get("template_id") or ""), float(record[value]))
+
+
+def macro_of_items(items: Iterable[Sequence[Any]]) -> float | None:
+    """Mean over (domain, template) cells of the cells' mean value (None when empty)."""
+    cells: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for domain, template_id, value in items:
+        cells[(domain, template_id)].append(float(value))
+    return fmean(fmean(v) for v in cells.values()) if cells else None
+
+
+def template_macro(records: Iterable[Mapping[str, Any]], value: str = "accuracy") -> float | None:
+    """Template macro average of ``value`` over ``records`` (None when there are none)."""
+    return macro_of_items(template_item(r, value) for r in records if value in r)
+
+
+def _group_macro(records: Iterable[Mapping[str, Any]], key: str, value: str) -> dict[str, float]:
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        groups[r[key]].append(r)
+    return {k: template_macro(v, value) for k, v in sorted(groups.items())}
+
+
 def per_skill_accuracy(records: Iterable[Mapping[str, Any]]) -> dict[str, float]:
-    """Mean item accuracy per skill (perception, grounding, reasoning, complex)."""
+    """Item accuracy per skill (perception, grounding, reasoning, complex), macro-averaged
+    over the skill's templates: the headline, independent of the release's template mix."""
+    return _group_macro(records, "skill", "accuracy")
+
+
+def per_skill_accuracy_micro(records: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """Mean item accuracy per skill pooled over its items (secondary: follows the template mix)."""
     return _group_mean(records, "skill", "accuracy")
 
 
@@ -88,8 +142,11 @@ def per_template_accuracy(records: Iterable[Mapping[str, Any]]) -> dict[str, flo
     return _group_mean(records, "template_id", "accuracy")
 
 
-def cr_fuzzy_accuracy(records: Iterable[Mapping[str, Any]]) -> float | None:
-    """Mean RapidFuzz ratio over complex-reasoning records (None if there are none)."""
+def cr_fuzzy_accuracy(records: Iterable[Mapping[str, Any]], micro: bool = False) -> float | None:
+    """RapidFuzz ratio over complex-reasoning records, macro-averaged over CR templates
+    (``micro``: pooled over items); None if there are none."""
+    if not micro:
+        return template_macro(records, "fuzzy")
     vals = [float(r["fuzzy"]) for r in records if "fuzzy" in r]
     return fmean(vals) if vals else None
 
@@ -109,10 +166,11 @@ def chart_trace(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, boo
 
 
 def probe_summary(records: list[Mapping[str, Any]]) -> dict[str, Any]:
-    """Everything above in one JSON-able dict."""
+    """Everything above in one JSON-able dict (macro averages, ``*_micro`` pooled ones)."""
     lists = [float(r["list_f1"]) for r in records if "list_f1" in r]
-    return {"per_skill": per_skill_accuracy(records), "per_template": per_template_accuracy(records),
-            "per_skill_paper": _group_mean(records, "skill", "paper_accuracy"),
+    return {"per_skill": per_skill_accuracy(records), "per_skill_micro": per_skill_accuracy_micro(records),
+            "per_template": per_template_accuracy(records),
+            "per_skill_paper": _group_macro(records, "skill", "paper_accuracy"),
             "list_f1": fmean(lists) if lists else None,
-            "cr_fuzzy": cr_fuzzy_accuracy(records), "parse_failure_rate": parse_failure_rate(records),
-            "n": len(records)}
+            "cr_fuzzy": cr_fuzzy_accuracy(records), "cr_fuzzy_micro": cr_fuzzy_accuracy(records, micro=True),
+            "parse_failure_rate": parse_failure_rate(records), "n": len(records)}

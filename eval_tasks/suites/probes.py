@@ -64,20 +64,26 @@ class ProbesSuite(Suite):
         for r in records:
             by_domain.setdefault(r.get("domain") or "?", []).append(r)
         return {**pm.probe_summary(list(records)),
-                "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())}}
+                "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())},
+                "per_domain_skill_micro": {d: pm.per_skill_accuracy_micro(rs) for d, rs in sorted(by_domain.items())}}
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-        # Mirrors eval_tasks/tasks/probes_utils.py: process_probe (paper accuracy) / process_cr (strict).
+        # Mirrors eval_tasks/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
+        # macro over templates (pm.template_macro), the *_micro ones pooled over documents.
         fails = _mean([float(r["parse_failed"]) for r in records])
+        acc = {"accuracy": pm.template_macro(records), "accuracy_micro": _mean([float(r["accuracy"]) for r in records])}
         if task.config.startswith("cr_"):
-            return {"fuzzy": _mean([float(r["fuzzy"]) for r in records]),
-                    "accuracy": _mean([float(r["correct"]) for r in records]), "parse_fail_rate": fails}
-        return {"accuracy": _mean([float(r["accuracy"]) for r in records]),
-                "paper_accuracy": _mean([float(r["paper_accuracy"]) for r in records]), "parse_fail_rate": fails}
+            return {"fuzzy": pm.template_macro(records, "fuzzy"),
+                    "fuzzy_micro": _mean([float(r["fuzzy"]) for r in records if "fuzzy" in r]),
+                    **acc, "parse_fail_rate": fails}
+        return {**acc, "paper_accuracy": pm.template_macro(records, "paper_accuracy"), "parse_fail_rate": fails}
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
+        # macro over templates (headline) and pooled over items (micro), side by side
         out = {f"{k} acc": v for k, v in summary.get("per_skill", {}).items()}
+        out.update({f"{k} acc (micro)": v for k, v in summary.get("per_skill_micro", {}).items()})
         out["CR fuzzy"] = summary.get("cr_fuzzy")
+        out["CR fuzzy (micro)"] = summary.get("cr_fuzzy_micro")
         out["parse fail"] = summary.get("parse_failure_rate")
         return out
 
@@ -177,11 +183,12 @@ class ProbesSuite(Suite):
         from .. import report_plots as rp
 
         skills = {m: p.get("per_skill", {}) for m, p in profiles.items()}
-        out = [rp.grouped_bars(skills, folder / "probes_per_skill.png", "Probe accuracy per skill",
-                               "accuracy")]
+        out = [rp.grouped_bars(skills, folder / "probes_per_skill.png",
+                               "Probe accuracy per skill (mean over templates)", "accuracy")]
         cells = {m: {f"{d}/{s}": v for d, per in p.get("per_domain_skill", {}).items() for s, v in per.items()}
                  for m, p in profiles.items()}
-        out.append(rp.heatmap(cells, folder / "probes_domain_skill.png", "Accuracy per domain and skill"))
+        out.append(rp.heatmap(cells, folder / "probes_domain_skill.png",
+                              "Accuracy per domain and skill (mean over templates)"))
         templates = {m: p.get("per_template", {}) for m, p in profiles.items()}
         out.append(rp.heatmap(templates, folder / "probes_per_template.png", "Accuracy per template"))
         return out
