@@ -111,9 +111,10 @@ def test_memorizing_agent_gets_full_oa_and_cva_equal_to_unchanged_share(release_
     utils = _utils()
     items = [utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["oa"] for r in rows]
     variants = [r for r in rows if r["role"] == "variant"]
-    # "Unchanged" as the scorer judges it (a number within ±5% of the original's counts as the same).
-    unchanged = sum(score_answer(r["original_answer"], r["answer"], r["answer_type"]).correct
-                    for r in variants) / len(variants)
+    # "Unchanged" as the scorer judges it: the original's answer within the variant's own tolerance
+    # (a printed number is exact to its last digit).
+    unchanged = sum(score_answer(r["original_answer"], r["answer"], r["answer_type"],
+                                 tolerance=r.get("tolerance") or None).correct for r in variants) / len(variants)
     assert utils.oa(items) == 1.0 and utils.ra(items) == 1.0
     assert utils.cva(items) == pytest.approx(unchanged)
     assert utils.cu(items) == pytest.approx(unchanged)

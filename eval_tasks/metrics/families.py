@@ -11,7 +11,8 @@ extracted prediction, for stale-prediction detection); ``reasoning_type`` is opt
 - OA–RA agreement and the O±R± table (Tables 8-9).
 - CU / NU / SP over D_{m,d}: correct update; stale = wrong and normalized prediction equal to
   the original's normalized prediction; noisy = wrong and different (§3.4, A.7).
-- Two-sided paired sign-flip permutation test over families for OA→VA (Table 1 stars).
+- Two-sided paired sign-flip permutation test for OA→VA (Table 1 stars), clustered by source
+  template: families drawn from one template are resampled together (see :func:`sign_flip_test`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "CLUSTER_FIELD",
     "ITEM_FIELDS",
     "accuracy",
     "agreement",
@@ -34,6 +36,7 @@ __all__ = [
     "per_reasoning_type",
     "relative_change",
     "score_family_record",
+    "sign_flip_clusters",
     "sign_flip_test",
     "stars",
     "to_item",
@@ -41,9 +44,13 @@ __all__ = [
 ]
 
 Record = Mapping[str, Any]
+CLUSTER_FIELD = "source"
+"""The row field naming a family's source template: the sign-flip test's unit of resampling."""
 ITEM_FIELDS = ("family_id", "role", "variant_seed", "correct", "normalized", "original_answer",
-               "reasoning_type", "judge")
+               "reasoning_type", "judge", CLUSTER_FIELD)
 """Field order of the per-row tuples lm-eval's ``process_results`` hands to the aggregations."""
+_OPTIONAL_ITEM_FIELDS = frozenset({CLUSTER_FIELD})
+"""Fields :func:`from_items` leaves out when None, so a record without them round-trips unchanged."""
 
 
 def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict[str, Any]:
@@ -52,15 +59,16 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     ``normalized`` always comes from the typed normalizer (exact comparison of normalized
     extracted answers decides stale vs noisy, as in A.7); the judge only decides ``correct``.
     """
-    from ..scoring import score_answer
+    from ..scoring import score_doc
 
-    s = score_answer(prediction, doc["answer"], doc["answer_type"])
+    s = score_doc(doc, prediction)
     correct, judge_id = s.correct, "typed"
     if judge is not None:
         correct, judge_id = judge.decide(doc["question"], doc["answer"], s.extracted)
     return {"family_id": doc["family_id"], "role": doc["role"], "variant_seed": doc.get("variant_seed"),
             "correct": bool(correct), "normalized": s.normalized, "original_answer": doc.get("original_answer"),
-            "reasoning_type": doc.get("reasoning_type"), "judge": judge_id, "parse_failed": s.parse_failed}
+            "reasoning_type": doc.get("reasoning_type"), "judge": judge_id, "parse_failed": s.parse_failed,
+            CLUSTER_FIELD: doc.get(CLUSTER_FIELD)}
 
 
 def to_item(record: Record) -> tuple:
@@ -69,8 +77,9 @@ def to_item(record: Record) -> tuple:
 
 
 def from_items(items: Iterable[tuple]) -> list[dict[str, Any]]:
-    """Inverse of :func:`to_item` for a whole list."""
-    return [dict(zip(ITEM_FIELDS, item)) for item in items]
+    """Inverse of :func:`to_item` for a whole list (an absent optional field, e.g. ``source``, stays absent)."""
+    return [{k: v for k, v in zip(ITEM_FIELDS, item) if v is not None or k not in _OPTIONAL_ITEM_FIELDS}
+            for item in items]
 
 
 def _by_family(records: Iterable[Record]) -> dict[str, dict[str, list[Record]]]:
@@ -134,33 +143,65 @@ SIGN_FLIP_RESAMPLES = 9_999
 """Resamples of the sign-flip test (the paper's count), shared by lm-eval's ``rvc_p``, ``chartprobe
 score`` and ``report`` so that they print one p-value."""
 SIGN_FLIP_EXACT_MAX = 16
-"""Up to this many families the test enumerates all 2^n sign patterns (65,536 at most, < 1 s): an exact
+"""Up to this many clusters the test enumerates all 2^n sign patterns (65,536 at most, < 1 s): an exact
 p-value, which a resampled one (floored at 1/(resamples + 1)) cannot give for small n."""
 
 
-def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAMPLES,
-                   seed: int = 0) -> float | None:
-    """Two-sided paired sign-flip permutation p-value for OA→VA over families.
+def _cluster_key(fam: Mapping[str, list[Record]], family_id: str, field: str | None) -> tuple[str, str]:
+    """A family's cluster: its ``field`` value (source template) on any member, else the family itself."""
+    if field is not None:
+        for members in fam.values():
+            for r in members:
+                if r.get(field) is not None:
+                    return ("cluster", str(r[field]))
+    return ("family", family_id)
 
-    Per family d_i = (mean variant correctness) − (original correctness); under H0 each d_i
-    is symmetric about 0, so its sign is flipped at random; exact for n ≤ ``SIGN_FLIP_EXACT_MAX``
-    families (or when 2^n ≤ ``n_resamples``).
+
+def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAMPLES,
+                   seed: int = 0, cluster: str | None = CLUSTER_FIELD) -> float | None:
+    """Two-sided paired sign-flip permutation p-value for OA→VA, clustered by source template.
+
+    Per family d_f = (mean variant correctness) − (original correctness). Families of one
+    source template (``cluster``, the row's ``source``) are draws of one generator and one
+    question wording, so their d_f are not independent (the full release has 28 per template):
+    the unit of resampling is the template. Per cluster c the *total* T_c = Σ_{f∈c} d_f gets one
+    random sign, and the statistic is Σ_c s_c·T_c (the paper's over-families statistic with
+    every family of a cluster flipped together). Totals, not cluster means, because with all
+    signs +1 the statistic is N·(mean d_f), i.e. the same OA→VA change that RVC reports, with
+    each template weighted by its number of families; flipping means would test an
+    equal-weight-per-template average instead. Under H0 each T_c is symmetric about 0 and the
+    clusters are independent; nothing is assumed about families within a cluster.
+
+    Records without the field (or ``cluster=None``) count each family as its own cluster,
+    which is the unclustered test over families. Exact for n ≤ ``SIGN_FLIP_EXACT_MAX``
+    clusters (or when 2^n ≤ ``n_resamples``), so with 16 templates p can reach 2/2^16.
     """
     from scipy.stats import permutation_test
 
-    diffs = [fmean(float(v["correct"]) for v in fam["variant"]) - float(fam["original"][0]["correct"])
-             for fam in _by_family(records).values() if fam["original"] and fam["variant"]]
-    if not diffs:
+    totals: dict[tuple[str, str], float] = defaultdict(float)
+    for fid, fam in _by_family(records).items():
+        if fam["original"] and fam["variant"]:
+            d = fmean(float(v["correct"]) for v in fam["variant"]) - float(fam["original"][0]["correct"])
+            totals[_cluster_key(fam, fid, cluster)] += d
+    if not totals:
         return None
-    if not any(diffs) or len(diffs) < 2:
-        # One family: flipping its sign gives the same |mean|, so the exact two-sided p is 1
+    # Rounded: a cluster whose families cancel (+0.3, -0.3) must total exactly 0, not 5e-17.
+    t = np.round(np.asarray(list(totals.values())), 9)
+    if not t.any() or len(t) < 2:
+        # One cluster: flipping its sign gives the same |sum|, so the exact two-sided p is 1
         # (scipy refuses a one-observation sample).
         return 1.0
-    exact = 2 ** len(diffs) if len(diffs) <= SIGN_FLIP_EXACT_MAX else 0
-    res = permutation_test((np.asarray(diffs),), np.mean, permutation_type="samples", vectorized=True,
-                           alternative="two-sided", n_resamples=max(n_resamples, exact),
+    exact = 2 ** len(t) if len(t) <= SIGN_FLIP_EXACT_MAX else 0
+    res = permutation_test((t,), lambda x, axis: np.sum(x, axis=axis), permutation_type="samples",
+                           vectorized=True, alternative="two-sided", n_resamples=max(n_resamples, exact),
                            random_state=np.random.default_rng(seed))
     return float(res.pvalue)
+
+
+def sign_flip_clusters(records: Iterable[Record], cluster: str | None = CLUSTER_FIELD) -> int:
+    """How many clusters (source templates; families without one count alone) the test resamples."""
+    return len({_cluster_key(fam, fid, cluster) for fid, fam in _by_family(records).items()
+                if fam["original"] and fam["variant"]})
 
 
 def stars(p: float | None) -> str:
@@ -189,4 +230,5 @@ def family_summary(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
             "RVC_R": relative_change(va, ra), "CVA": conditional_variant_accuracy(records),
             "CVA_R": conditional_variant_accuracy(records, "reconstruction"),
             "OA_RA_agreement": agreement(table), "O_R_table": table, **update_outcomes(records),
-            "per_reasoning_type": per_reasoning_type(records), "families": len(_by_family(records))}
+            "per_reasoning_type": per_reasoning_type(records), "families": len(_by_family(records)),
+            "RVC_p_clusters": sign_flip_clusters(records)}

@@ -51,7 +51,8 @@ def rvc(items: list[tuple]) -> float:
 
 
 def rvc_p(items: list[tuple]) -> float:
-    """p-value of the two-sided paired sign-flip permutation test for OA→VA."""
+    """p-value of the two-sided paired sign-flip permutation test for OA→VA, clustered by source
+    template (the tuples carry ``source``; the same test as ``chartprobe score`` / ``report``)."""
     return _num(fm.sign_flip_test(fm.from_items(items)))
 
 
