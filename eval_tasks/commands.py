@@ -1,7 +1,7 @@
 """The evaluation subcommands of ``chartprobe``: tasks-path, eval, score, report, validate.
 
     chartprobe tasks-path
-    chartprobe eval     <lm_eval arguments...>      (adds --include_path for you)
+    chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
     chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
@@ -142,7 +142,9 @@ def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
 
     e = sub.add_parser("eval", help="run lm_eval with chartprobe's tasks on the include path",
                        prefix_chars="\0")  # pass every following argument through untouched
-    e.add_argument("lm_eval_args", nargs=argparse.REMAINDER, help="arguments for lm_eval")
+    e.add_argument("lm_eval_args", nargs=argparse.REMAINDER,
+                   help="arguments for lm_eval; chartprobe's own --max-gen-toks N (generation budget, "
+                        "default 2048 per task YAML) becomes --gen_kwargs max_gen_toks=N")
     e.set_defaults(func=cmd_eval)
 
 

@@ -150,3 +150,14 @@ def check_lm_eval_args(argv: Sequence[str]) -> None:
     releases = check_task_names(values["--tasks"], "eval: --tasks") if "--tasks" in values else set()
     _check_numbers(values)
     _check_paths(values, releases)
+    _check_budget(argv)
+
+
+def _check_budget(argv: Sequence[str]) -> None:
+    """chartprobe's ``--max-gen-toks N`` (it becomes ``--gen_kwargs max_gen_toks=N``): a positive integer, once."""
+    from .runner import max_gen_toks_argv
+
+    try:
+        max_gen_toks_argv(list(argv))
+    except ValueError as err:
+        raise UsageError(f"eval: {err}") from None

@@ -2,7 +2,8 @@
 
 ``chartprobe tasks-path`` prints ``tasks_path()`` (for ``lm_eval --include_path``) and
 ``chartprobe eval ...`` is ``run_eval(argv)``: the ``lm_eval`` command line, unchanged,
-with ``--include_path`` added.
+with ``--include_path`` added, and chartprobe's own ``--max-gen-toks N`` turned into lm-eval's
+``--gen_kwargs max_gen_toks=N``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,66 @@ from pathlib import Path
 _INCLUDE_PATH_COMMANDS = ("run", "ls", "validate")
 _HELP = ("-h", "--help")
 
+DEFAULT_MAX_GEN_TOKS = 2048
+"""Generation budget (new tokens) every chartprobe task YAML allows at least: room for a reasoning
+model's ``<think>`` block before its final answer. The tasks stop only at the model's EOS (no
+``"\\n\\n"`` or ``"</answer>"`` stop strings, which would cut a reasoning trace), so a model that
+answers directly still stops early. Override per run with ``--gen_kwargs max_gen_toks=N``
+(``chartprobe eval --max-gen-toks N``); a model whose context is not longer than the budget
+(lm-eval's ``hf`` asserts ``max_length > max_gen_toks``) needs a smaller one."""
+MAX_GEN_TOKS_FLAG = "--max-gen-toks"
+
+
+def max_gen_toks_argv(argv: list[str]) -> list[str]:
+    """``argv`` with ``--max-gen-toks N`` (or ``--max-gen-toks=N``) replaced by ``--gen_kwargs max_gen_toks=N``.
+
+    lm-eval merges repeated ``--gen_kwargs`` flags, so the user's own ones are kept. Raises
+    ``ValueError`` for a value that is not a positive integer, a repeated flag, or a budget also
+    given through ``--gen_kwargs`` (two budgets, one silently winning).
+    """
+    out, budgets = [], []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == MAX_GEN_TOKS_FLAG or arg.startswith(MAX_GEN_TOKS_FLAG + "="):
+            if "=" in arg:
+                value = arg.partition("=")[2]
+            else:
+                value = argv[i + 1] if i + 1 < len(argv) else ""
+                i += 1
+            if not (value.isdigit() and int(value) > 0):
+                raise ValueError(f"{MAX_GEN_TOKS_FLAG} must be a positive whole number of tokens, got {value!r}")
+            budgets.append(int(value))
+        else:
+            out.append(arg)
+        i += 1
+    if not budgets:
+        return out
+    if len(budgets) > 1:
+        raise ValueError(f"{MAX_GEN_TOKS_FLAG} given {len(budgets)} times; give it once")
+    if any(key in value for value in _gen_kwargs_values(out)
+           for key in ("max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens")):
+        raise ValueError(f"{MAX_GEN_TOKS_FLAG} and a token budget in --gen_kwargs: give the budget once")
+    return [*out, "--gen_kwargs", f"max_gen_toks={budgets[0]}"]
+
 
 def tasks_path() -> str:
     """The folder holding the chartprobe task YAMLs: the value for ``--include_path``."""
     return str(Path(__file__).resolve().parent / "tasks")
+
+
+def _gen_kwargs_values(argv: list[str]) -> list[str]:
+    """The values of every ``--gen_kwargs`` flag (``--gen_kwargs a=1 b=2`` or ``--gen_kwargs=a=1``)."""
+    values: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg.startswith("--gen_kwargs="):
+            values.append(arg.partition("=")[2])
+        elif arg == "--gen_kwargs":
+            for following in argv[i + 1:]:
+                if following.startswith("-"):
+                    break
+                values.append(following)
+    return values
 
 
 def lm_eval_argv(argv: list[str]) -> list[str]:
@@ -40,6 +97,8 @@ def lm_eval_argv(argv: list[str]) -> list[str]:
             argv.insert(0, "run")
         else:
             return argv  # an lm-eval subcommand we do not know: pass it through untouched
+    if argv[0] == "run":
+        argv = max_gen_toks_argv(argv)
     return [*argv, "--include_path", tasks_path()]
 
 

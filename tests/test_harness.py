@@ -243,6 +243,8 @@ def test_lm_eval_hf_multimodal_end_to_end(tiny_vlm, smoke_release, tmp_path):
         "8",
         "--tasks",
         "chartprobe_smoke",
+        "--gen_kwargs",
+        "max_gen_toks=16",  # the YAML's reasoning budget (2048) would take minutes on a random model
         "--include_path",
         tasks_path(),
         "--output_path",
@@ -273,6 +275,8 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             model_args,
             "--tasks",
             "chartprobe_smoke",
+            "--max-gen-toks",  # chartprobe's flag: becomes --gen_kwargs max_gen_toks=16 (YAML budget 2048)
+            "16",
             "--output_path",
             str(out),
             "--log_samples",

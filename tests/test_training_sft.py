@@ -174,8 +174,14 @@ def test_bad_requests_exit_2_with_one_line(argv, message, tiny_vlm, tmp_path, ca
 
 
 @pytest.mark.slow
-def test_adapter_evaluates_through_lm_eval_peft(tiny_vlm, probes_root, tmp_path):
+def test_adapter_evaluates_through_lm_eval_peft(tiny_vlm, probes_root, tmp_path, monkeypatch):
     """The closed loop: 2 training steps, then lm-eval hf-multimodal with peft=<adapter>."""
+    from chartprobe.training import loop as training_loop
+
+    # The task YAMLs allow 2048 new tokens (reasoning models); the random tiny VLM would use them all.
+    full_argv = training_loop.lm_eval_argv
+    monkeypatch.setattr(training_loop, "lm_eval_argv",
+                        lambda *a, **k: [*full_argv(*a, **k), "--gen_kwargs", "max_gen_toks=8"])
     out = tmp_path / "loop"
     base = {"schema": SCHEMA, "model": "base", "regions": {"skill": {s: {"accuracy": 0.0, "n": 5}
             for s in ("perception", "grounding", "reasoning")}}, "complex": {}}
