@@ -13,9 +13,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-
 from chartprobe.dataset_builders.core.tolerance import RELATIVE, Tolerance
+from rapidfuzz import fuzz
 
 from .answer_parsing import (
     ABSTAIN_NORMALIZED,
