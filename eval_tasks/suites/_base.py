@@ -72,8 +72,20 @@ class Suite(abc.ABC):
         return closed if closed else sorted(set(pool)) or [str(row.get("answer", ""))]
 
     def closed_answers(self, row: Row) -> tuple[str, ...] | None:
-        """The fixed answer set of a categorical row (yes/no, A/B...), or None if open."""
-        return ("yes", "no") if row.get("answer_type") == "bool" else None
+        """The fixed answer set of a categorical row (yes/no, A/B, a declared vocabulary such as
+        positive/negative: the keys of its ``answer_aliases``), or None if open."""
+        if row.get("answer_type") == "bool":
+            return ("yes", "no")
+        vocab = row.get("answer_aliases")
+        if vocab:
+            import json
+
+            try:
+                keys = tuple(sorted(json.loads(vocab)))
+            except (TypeError, ValueError):
+                return None
+            return keys or None
+        return None
 
     def spec_json(self, row: Row) -> str | None:
         """The chart spec a row's answer is computed from (JSON), or None for non-chart rows."""
