@@ -113,6 +113,19 @@ class LegendSuite(Suite):
         except (SpecError, ValueError, KeyError, IndexError, ZeroDivisionError):
             return None
 
+    def closed_answers(self, row: Row) -> tuple[str, ...] | None:
+        """A rank question's answers are the ranks 1..n of the chart's n ranked items (series,
+        or wedges of a pie): what uniform is over for it, not the ranks of the largest chart."""
+        if row.get("template") == "t3_rank" and row.get("answer_type") == "integer":
+            import json
+
+            try:
+                n = len(json.loads(row["chart_spec"])["encodings"])
+            except (KeyError, TypeError, ValueError):
+                return None
+            return tuple(str(i) for i in range(1, n + 1)) or None
+        return super().closed_answers(row)
+
     def answer_space(self, row: Row, pool: Sequence[str]) -> Sequence[str]:
         """The template's answers that can be given on *this* chart: its categories, legend labels
         and point positions 1..n. A template pools radar spoke names, scatter positions and
