@@ -146,10 +146,12 @@ def probe_runs(probes_release):
 
 
 def _harness_metrics(task, rows, preds):
-    """eval_tasks/tasks/probes_utils.py process_probe/process_cr per row, averaged (lm-eval's `mean` aggregation)."""
+    """eval_tasks/tasks/probes_utils.py process_probe/process_cr per row, aggregated as the YAML says:
+    (domain, template, value) items by the template macro mean, plain values by lm-eval's `mean`."""
     fn = probes_utils.process_cr if task.config.startswith("cr_") else probes_utils.process_probe
     per_row = [fn(r, [p]) for r, p in zip(rows, preds)]
-    return {k: fmean(d[k] for d in per_row) for k in per_row[0]}
+    return {k: probes_utils.template_macro([d[k] for d in per_row]) if isinstance(per_row[0][k], tuple)
+            else fmean(d[k] for d in per_row) for k in per_row[0]}
 
 
 def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_runs, probes_release, tmp_path):

@@ -51,14 +51,14 @@ def _corrupt(release, config, edit):
 @pytest.fixture(scope="module")
 def broken_release(probes_release, tmp_path_factory):
     """A copy of the small probes release with three planted faults in ``bar``: a wrong stored
-    answer, an all-"yes" closed template, and question texts that give the answer away."""
+    answer, all-"yes" closed templates, and question texts that give the answer away."""
     release = tmp_path_factory.mktemp("broken") / "chartprobe-probes"
     shutil.copytree(probes_release, release)
 
     def edit(row):
         if row["template_id"] == "R-ARITH-TOTAL":  # a wrong stored answer
             row["answer"] = str(float(row["answer"]) * 2)
-        if row["template_id"] == "P-HEIGHT-2X":  # a closed-answer template that is all "yes"
+        if row["answer_type"] == "bool":  # closed-answer templates that are all "yes"
             row["answer"] = "yes"
         if row["answer_type"] in ("bool", "count", "integer"):  # a phrasing chosen by the answer leaks it
             row["question"] = f"{row['template_id']}: the answer is {row['answer']}"
@@ -75,7 +75,14 @@ def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_pat
     failed = {(c["check"], c["scope"]) for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
               if c["status"] == "fail"}
     assert ("oracle accuracy", "bar/test") in failed and ("oracle accuracy", "bar/train") in failed
-    assert ("majority answer share", "bar:P-HEIGHT-2X") in failed
+    # Every all-"yes" template asked often enough for n/n to be evidence (Wilson bound > 0.75) fails.
+    import pandas as pd
+
+    bar = pd.concat(pd.read_parquet(p, columns=["template_id", "answer_type"])
+                    for p in (broken_release / "bar").glob("*.parquet"))
+    sizes = bar[bar.answer_type == "bool"].template_id.value_counts()
+    evident = {t for t, n in sizes.items() if wilson_lower(n, n) > 0.75}
+    assert evident and {("majority answer share", f"bar:{t}") for t in evident} <= failed
     # 12 charts are too few for the leak to be significant, but the gap is measured and shown.
     gaps = {c["scope"]: c["value"] for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
             if c["check"] == "blind gap over majority"}
@@ -106,7 +113,8 @@ def test_write_card_section_appends_when_there_is_no_citation(tmp_path):
 
 def test_families_release_passes_and_stale_variants_fail(release_root, tmp_path, capsys):
     """The small families release passes; one whose variants never change their answer fails
-    exactly on the stale-agent check (the oracle still agrees, since specs are consistent)."""
+    exactly on the stale-agent check and, for its closed-vocabulary source, on the majority
+    share (the oracle still agrees, since specs are consistent)."""
     families = release_root / "chartprobe-families"
     assert _cli(["validate", str(families), "--out", str(tmp_path / "ok")]) == 0, capsys.readouterr().out
 
@@ -125,7 +133,8 @@ def test_families_release_passes_and_stale_variants_fail(release_root, tmp_path,
     assert _cli(["validate", str(broken), "--out", str(tmp_path / "bad")]) == 1
     doc = json.loads((tmp_path / "bad" / "validity.json").read_text())[0]
     failed = {(c["check"], c["scope"]) for c in doc["checks"] if c["status"] == "fail"}
-    assert failed == {("stale-agent CVA (unchanged variants)", "all")}
+    # The frozen family of the closed positive/negative source also answers one way on all 12 rows.
+    assert failed == {("stale-agent CVA (unchanged variants)", "all"), ("majority answer share", "all:scatter_correlation")}
 
 
 def test_judge_release_passes_and_an_all_accept_crj_set_fails(release_root, tmp_path):
@@ -177,8 +186,8 @@ def test_blind_gap_check_catches_question_text_that_gives_the_answer_away(leak, 
     assert split_check.status == expect, split_check
 
 
-def _count_rows(answers):
-    return [{"id": f"r{i}", "template": "t3_crossing", "answer": a, "answer_type": "count", "base_id": f"b{i}"}
+def _count_rows(answers, template="t3_crossing"):
+    return [{"id": f"r{i}", "template": template, "answer": a, "answer_type": "count", "base_id": f"b{i}"}
             for i, a in enumerate(answers)]
 
 
@@ -186,17 +195,31 @@ def _count_rows(answers):
     (["0"] * 60 + ["1"] * 37 + ["2"] * 3, "fail"),   # the crossing count before balancing: "0" on 60%
     (["0"] * 49 + ["1"] * 48 + ["2"] * 3, "pass"),   # after: 0 49%, 1 48%, 2 3% (limit 1.5 / 3)
     (["0"] * 5 + ["1"] * 2, "pass"),                 # 5/7 is not evidence of skew (Wilson bound)
-    ([str(k) for k in (3, 4, 4, 5, 5, 5, 5, 6, 6, 7, 8)] * 20, None),  # 6 answers, humped: not a closed set
 ])
-def test_majority_share_covers_count_answers(answers, status):
-    """Counts have no closed set, so uniform is over the distinct answers the template produced."""
+def test_majority_share_covers_declared_count_sets(answers, status):
+    """A count template that declares its answer set (crossings: 0-2) is checked against it."""
     from chartprobe.eval_tasks.suites import suite_for_release
     from chartprobe.eval_tasks.suites._checks import majority_share_checks
     from chartprobe.eval_tasks.suites._runs import RunSet
 
     checks = majority_share_checks(suite_for_release("legend"), RunSet("legend", {("snapshot", "test"): _count_rows(answers)}))
-    if status is None:
-        assert checks == []
-        return
     assert [(c.scope, c.status) for c in checks] == [("snapshot:t3_crossing", status)]
     assert "majority '0'" in checks[0].threshold
+
+
+def test_counts_without_a_declared_set_are_not_checked_but_ranks_are_per_chart():
+    """An open count (objects in a scene) has no uniform; a rank's set is 1..n of its own chart."""
+    import json
+
+    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.suites._checks import majority_share_checks
+    from chartprobe.eval_tasks.suites._runs import RunSet
+
+    suite = suite_for_release("legend")
+    humped = _count_rows([str(k) for k in (3, 4, 4, 5, 5, 5, 5, 6, 6, 7)] * 20, template="t2_value")
+    assert majority_share_checks(suite, RunSet("legend", {("snapshot", "test"): humped})) == []
+    two = json.dumps({"encodings": [{}, {}]})
+    ranks = [{**r, "template": "t3_rank", "answer_type": "integer", "chart_spec": two}
+             for r in _count_rows(["1"] * 55 + ["2"] * 45)]
+    (check,) = majority_share_checks(suite, RunSet("legend", {("snapshot", "test"): ranks}))
+    assert check.status == "pass" and "<= 0.75" in check.threshold  # 2-item charts: uniform 1/2

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._runs import Check, RunSet
 
-__all__ = ["COUNT_TYPES", "MAX_COUNT_SET", "common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
+__all__ = ["common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
 
 Z = 1.645  # one-sided 95%
 BLIND_MARGIN = 0.05
@@ -142,22 +142,14 @@ def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
     return out
 
 
-COUNT_TYPES = frozenset({"count", "integer"})
-"""Open answer types whose values can form a small discrete set (a crossing count, a rank): their
-majority share is checked against the distinct golds the template produced."""
-MAX_COUNT_SET = 5
-"""A count template with at most this many distinct answers is a de facto closed set (crossings
-0/1/2, ranks 1-4); wider ranges (seats 1-70, objects 3-10) are humped like any quantity and are
-guarded, like numbers, by the blind and shortcut agents."""
-
-
 def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
     """Per template (pooled over splits): majority share <= 1.5x uniform (Wilson lower bound).
 
-    Uniform is 1/|answers| per row: the row's closed set (yes/no, A/B, a trend label...), or for
-    counts and integers with at most :data:`MAX_COUNT_SET` distinct golds, those golds (a
-    crossing count that is "0" on 60% of rows fails). Open labels, numbers and wide counts have
-    no fixed set and are not checked here (the blind and position-prior agents guard them).
+    Uniform is 1/|answers| per row over the row's closed set (``suite.closed_answers``): yes/no,
+    A/B, a declared vocabulary (positive/negative), a crossing count 0-2, the ranks 1..n of the
+    chart's n items. A crossing count that is "0" on 60% of rows fails. Open labels, numbers and
+    counts without a declared set (objects in a scene) have no uniform to compare with and are
+    guarded, like any quantity, by the blind and shortcut agents.
     """
     out = []
     for config in sorted({c for c, _ in runs.rows}):
@@ -167,14 +159,10 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
                 closed = suite.closed_answers(r)
                 if closed:
                     groups[suite.group_key(r)].append((str(r["answer"]), len(closed)))
-                elif r.get("answer_type") in COUNT_TYPES and suite.answerable(r):
-                    groups[suite.group_key(r)].append((str(r["answer"]), 0))
         for key, items in sorted(groups.items()):
             counts = Counter(a for a, _ in items)
-            if any(k == 0 for _, k in items) and len(counts) > MAX_COUNT_SET:
-                continue
             answer, top = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            limit = MAJORITY_FACTOR * fmean(1 / (k or len(counts)) for _, k in items)
+            limit = MAJORITY_FACTOR * fmean(1 / k for _, k in items)
             out.append(Check("majority answer share", f"{config}:{key}", "-", top / len(items),
                              f"<= {limit:.2f} (Wilson lower bound; majority {answer!r})", len(items),
                              status(wilson_lower(top, len(items)) <= limit)))

@@ -115,7 +115,8 @@ class LegendSuite(Suite):
 
     def closed_answers(self, row: Row) -> tuple[str, ...] | None:
         """A rank question's answers are the ranks 1..n of the chart's n ranked items (series,
-        or wedges of a pie): what uniform is over for it, not the ranks of the largest chart."""
+        or wedges of a pie): what uniform is over for it, not the ranks of the largest chart. A
+        template that declares its ``answer_set`` (crossing counts 0-2) has that set."""
         if row.get("template") == "t3_rank" and row.get("answer_type") == "integer":
             import json
 
@@ -124,6 +125,12 @@ class LegendSuite(Suite):
             except (KeyError, TypeError, ValueError):
                 return None
             return tuple(str(i) for i in range(1, n + 1)) or None
+        from chartprobe.dataset_builders.legend.templates import LEGEND_TEMPLATES
+
+        name = str(row.get("template") or "")
+        tpl = LEGEND_TEMPLATES.get(name) if name in LEGEND_TEMPLATES else None
+        if tpl is not None and tpl.answer_set and row.get("answer_type") == tpl.answer_type:
+            return tpl.answer_set
         return super().closed_answers(row)
 
     def answer_space(self, row: Row, pool: Sequence[str]) -> Sequence[str]:

@@ -136,6 +136,8 @@ class LegendTemplate(abc.ABC):
     row's ``tolerance`` (``legend/tolerances.py``); printed values make it exact."""
     reads: ClassVar[int] = 1
     """How many reads the numeric answer adds up (a difference: 2, each off by half a step)."""
+    answer_set: ClassVar[tuple[str, ...] | None] = None
+    """The closed set a count template's answers come from (validity: majority share vs uniform)."""
 
     def applies(self, st: State, mode: str) -> bool:
         """Whether the template can ask about this chart at all."""

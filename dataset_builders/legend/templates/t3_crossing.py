@@ -20,6 +20,7 @@ class Crossing(LegendTemplate):
     task_family, capability, answer_type = "T3", "reason", "count"
     kinds = ("line",)
     description = "How many times do the '<A>' and '<B>' lines cross?"
+    answer_set = tuple(str(k) for k in range(MAX_ASKED + 1))
 
     def candidates(self, st, rng):
         # The trajectories rarely cross: over every pair, "0" is ~60% of answers, "2" ~2% and
