@@ -24,11 +24,15 @@ class SameAttr(SceneTemplate):
         refs = referable(view, exclude=(attr,))
         if len(refs) < 2:
             return None
-        # Aim at a yes or a no with equal odds (random pairs mostly differ, which would make
-        # "no" a shortcut); fall back to any pair when the scene has no pair of that kind.
+        # A yes or a no with equal odds (random pairs mostly differ, which would make "no" a
+        # shortcut). Only a scene offering both kinds of pair for the attribute is asked: the old
+        # fallback to any pair left colour at 79% "no" on the full preset.
         want_same = bool(rng.random() < 0.5)
         pairs = [(a, b) for a in range(len(refs)) for b in range(len(refs)) if a != b]
-        same = [p for p in pairs if (getattr(view.objects[refs[p[0]][0]], attr)
-                                     == getattr(view.objects[refs[p[1]][0]], attr)) == want_same]
-        i, j = choose(rng, same or pairs)
+        kinds = {True: [], False: []}
+        for p in pairs:
+            kinds[getattr(view.objects[refs[p[0]][0]], attr) == getattr(view.objects[refs[p[1]][0]], attr)].append(p)
+        if not kinds[True] or not kinds[False]:
+            return None
+        i, j = choose(rng, kinds[want_same])
         return {"ref": refs[i][1], "ref_b": refs[j][1], "attr": attr}
