@@ -7,12 +7,8 @@ independent replications.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from chartprobe.eval_tasks.metrics import families as fm
-from chartprobe.eval_tasks.runner import tasks_path
 
 
 def _family(fid, source, original, variants):
@@ -48,10 +44,9 @@ def _effect_spread_over_templates(n_templates=12, per_template=3):
 
 
 def _utils():
-    spec = importlib.util.spec_from_file_location("families_utils", Path(tasks_path()) / "families_utils.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from chartprobe.eval_tasks.tasks import families_utils
+
+    return families_utils
 
 
 def test_one_template_carrying_the_whole_effect_is_not_significant():

@@ -93,12 +93,10 @@ def test_lm_eval_cr_task_aggregates_macro_fuzzy_and_micro():
 
 
 def test_template_macro_aggregation_is_nan_without_documents():
-    import importlib.util
     import math
 
-    spec = importlib.util.spec_from_file_location("probes_utils_t", TASKS / "probes_utils.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    from chartprobe.eval_tasks.tasks import probes_utils as mod
+
     assert math.isnan(mod.template_macro([]))
     assert mod.template_macro([("bar", "P-A", 1.0), ("bar", "P-A", 0.0), ("bar", "P-B", 1.0)]) == 0.75
 
