@@ -4,6 +4,7 @@
     chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
     chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
+                        [--compare A B] [--allow-mixed-releases]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
 ``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its
@@ -70,7 +71,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
     read_validity(args.validity or ())
     with no_new_folders(args.out):
-        report = build_report(args.results, args.out, args.validity or ())
+        report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
+                              allow_mixed_releases=args.allow_mixed_releases)
+    for suite, ids in report["mixed_releases"].items():
+        print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
+    for suite, entry in (report.get("compare") or {}).get("suites", {}).items():
+        for metric, d in entry["metrics"].items():
+            if d["diff"] is not None:
+                star = " significant" if d["significant"] else ""
+                print(f"compare\t{suite}\t{metric}\tB-A={d['diff']:+.3f}\tp={d['p_value']:.4f}{star}")
     print(f"report: {Path(args.out) / 'report.md'} ({len(report['plots'])} plots, "
           f"{len(report['models'])} models)")
     return 0
@@ -175,6 +184,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     r.add_argument("results", nargs="+", help="results JSON files written by `chartprobe score`")
     r.add_argument("--out", required=True, help="report folder (report.md, report.json, *.png)")
     r.add_argument("--validity", nargs="*", help="validity.json files from `chartprobe validate --out`")
+    r.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                   help="paired comparison of two models (names as in the results): per suite and headline "
+                        "metric, B - A with a 95%% bootstrap interval and a sign-flip permutation p-value over "
+                        "the suite's units (family, legend base chart, judge pair/item, probe chart); "
+                        "significant at p < 0.05")
+    r.add_argument("--allow-mixed-releases", action="store_true",
+                   help="report models of one suite scored on releases with different content hashes side by "
+                        "side (default: refused, since their numbers are not comparable); the report marks them")
     r.set_defaults(func=cmd_report)
 
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")

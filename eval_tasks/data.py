@@ -91,13 +91,19 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     This is the ``custom_dataset`` callable of the lm-eval tasks (see the module docstring
     for why it accepts extra keyword arguments). It adds an ``image_token`` column that the
     task prompts start with: ``<image>`` for local models, empty for API models
-    (:func:`image_token_for`), so one task serves both kinds of model. ``chartprobe_where``
+    (:func:`image_token_for`), so one task serves both kinds of model, and a ``release_hash``
+    column (the card's content hash) so lm-eval's logged samples name their release. ``chartprobe_where``
     keeps only rows whose columns equal the given values (e.g. ``{skill: perception}``), so
     one config can feed one task per skill.
     """
     import datasets
 
-    dd = datasets.load_dataset(name=chartprobe_config, **resolve_release(chartprobe_release))
+    from .doc_order import dataset_order
+    from .provenance import release_hash
+
+    source = resolve_release(chartprobe_release)
+    dd = datasets.load_dataset(name=chartprobe_config, **source)
+    digest = release_hash(chartprobe_release, source)  # logged with every sample: it names its release
     token = image_token_for(lm_eval_metadata)
     where = dict(chartprobe_where or {})
     out = {}
@@ -106,5 +112,7 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
             cols = sorted(where)
             ds = ds.filter(lambda *vals, cols=cols: all(v == where[c] for c, v in zip(cols, vals)),
                            input_columns=cols)
-        out[split] = ds.add_column("image_token", [token] * len(ds))
+        order = dataset_order(ds, chartprobe_release)  # templates take turns: any --limit covers them all
+        out[split] = ds.add_column("image_token", [token] * len(ds)).add_column("release_hash", [digest] * len(ds))
+        out[split] = out[split].select(order)  # last: an added column would copy the reordered images
     return datasets.DatasetDict(out)

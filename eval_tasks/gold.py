@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from .data import ENV_VAR, release_folder_name, resolve_release
+from .doc_order import order_documents
 from .predictions import PredictionsError, load_release_rows
+from .provenance import release_provenance
 from .suites import suite_for_release
 from .task_index import TaskData
 
@@ -40,7 +42,7 @@ class ReleaseGold:
         self._positions: dict[str, dict[str, int]] = {}
         self._suites: dict[str, Any] = {}
         self.provenance: dict[str, dict[str, Any]] = {}
-        """Release name -> where it was read and its content hash (recorded in results)."""
+        """Release name -> :class:`~chartprobe.eval_tasks.provenance.ReleaseProvenance` as JSON (recorded in results)."""
 
     def _release_rows(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
         if release not in self._rows:
@@ -48,15 +50,12 @@ class ReleaseGold:
         return self._rows[release]
 
     def _load(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
-        from chartprobe.dataset_builders.release.card import read_card_metadata
-
         if self.root is not None:
             folder = self.root / release_folder_name(release)
             if not (folder / "README.md").is_file():
                 raise PredictionsError(f"the gold comes from the release, but {folder} is not a release folder "
                                        f"(pass --releases DIR holding chartprobe-{release}/, or set {ENV_VAR})")
-            meta = read_card_metadata(folder).get("chartprobe") or {}
-            self.provenance[release] = {"path": str(folder), "content_hash": meta.get("content_hash")}
+            self.provenance[release] = release_provenance(release, {"path": str(folder)}).to_json()
             return load_release_rows(folder)
         return self._load_hub(release)
 
@@ -69,7 +68,7 @@ class ReleaseGold:
             for split, ds in datasets.load_dataset(name=config, **where).items():
                 images = [c for c in ds.column_names if c.startswith("image")]
                 out[(config, split)] = ds.remove_columns(images).to_list()
-        self.provenance[release] = {"path": where["path"], "revision": where.get("revision")}
+        self.provenance[release] = release_provenance(release, where).to_json()
         return out
 
     def _suite(self, release: str) -> Any:
@@ -78,7 +77,7 @@ class ReleaseGold:
         return self._suites[release]
 
     def documents(self, task: TaskData) -> dict[str, Row]:
-        """Document key (the suite's ``doc_key``) -> document of ``task``, in release order."""
+        """Document key (the suite's ``doc_key``) -> document of ``task``, in task order (:mod:`.doc_order`)."""
         if task.task not in self._docs:
             rows = self._release_rows(task.release).get((task.config, task.split))
             if rows is None:
@@ -86,7 +85,8 @@ class ReleaseGold:
                                        f"(task {task.task})")
             picked = [r for r in rows if task.selects(task.config, task.split, r)]
             suite = self._suite(task.release)
-            self._docs[task.task] = {suite.doc_key(d): d for d in suite.documents(task.config, picked)}
+            docs = order_documents(suite, suite.documents(task.config, picked))  # lm-eval's order
+            self._docs[task.task] = {suite.doc_key(d): d for d in docs}
         return self._docs[task.task]
 
     def position(self, task: TaskData, doc: Row) -> int:
@@ -101,9 +101,14 @@ class ReleaseGold:
         key = self._suite(task.release).doc_key(sample_doc)
         doc = docs.get(key)
         same = doc is not None and ("question" not in sample_doc or doc.get("question") == sample_doc["question"])
+        digest = (self.provenance.get(task.release) or {}).get("content_hash") or "?"
         if not same:
-            digest = (self.provenance.get(task.release) or {}).get("content_hash") or "?"
             raise PredictionsError(f"{where}: doc {key!r} of task {task.task} is not in release "
                                    f"{task.release} (content hash {str(digest)[:12]}): the samples were made on "
                                    "another release")
+        logged = sample_doc.get("release_hash")  # the loader stamps every document (data.load_release)
+        if logged and digest != "?" and logged != digest:
+            raise PredictionsError(f"{where}: the samples were made on release {task.release} with content hash "
+                                   f"{str(logged)[:12]}, the gold release has {str(digest)[:12]}: score them "
+                                   "against the release they were made on (--releases)")
         return doc

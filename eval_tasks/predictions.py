@@ -76,14 +76,17 @@ def _hash(text: str) -> str:
 
 
 def write_samples(folder: str | Path, task: str, rows: Sequence[Mapping[str, Any]],
-                  predictions: Sequence[str], stamp: str | None = None) -> Path:
+                  predictions: Sequence[str], stamp: str | None = None,
+                  doc_ids: Sequence[int] | None = None) -> Path:
     """Write one lm-eval-style samples file for ``task`` into ``folder`` and return its path.
 
+    ``doc_ids`` are the documents' positions in the task (lm-eval's ``doc_id``); default 0, 1, ...
     The file appears whole or not at all: a cut-off samples file would be scored as a partial run.
     """
     path = Path(folder) / f"samples_{task}_{stamp or date_id()}.jsonl"
     lines = []
-    for i, (row, pred) in enumerate(zip(rows, predictions, strict=True)):
+    ids = range(len(rows)) if doc_ids is None else doc_ids
+    for i, row, pred in zip(ids, rows, predictions, strict=True):
         # Image cells and their metadata are not part of what lm-eval logs as a document.
         doc = {k: v for k, v in row.items() if k not in ("image", "image_meta") and not _is_image_cell(v)}
         line = {"doc_id": i, "doc": doc, "target": str(row.get("answer", "")),

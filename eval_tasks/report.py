@@ -18,7 +18,7 @@ from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
-from .results import load_results
+from .results import load_results_with_provenance
 from .suites import suite_for_release
 from .suites._base import Check
 from .task_index import task_index
@@ -75,9 +75,9 @@ def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
     for name in suites:
         per_model = {m: p[name]["summary"] for m, p in profiles.items() if name in p}
         paths += suite_for_release(name).plots(per_model, out)
-    headline = {m: {f"{s}: {k}": v for s, p in per.items() for k, v in p["headline"].items()
-                    if isinstance(v, (int, float)) and 0 <= v <= 1} for m, per in profiles.items()}
-    paths.append(rp.grouped_bars(headline, out / "overview.png", "Headline metrics per model"))
+    # Model x capability, one panel per suite (a strip of every suite's bars grew without bound).
+    headlines = {s: {m: per[s]["headline"] for m, per in profiles.items() if s in per} for s in suites}
+    paths += rp.overview(headlines, out / "overview.png")
     return paths
 
 
@@ -98,28 +98,52 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
             label = {t: f"{t} (partial)" for t in prof.get("partial", ())}  # scored over the rows it covers
             rows = [[label.get(t, t)] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
             parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
-    parts += ["## Plots", ""] + [f"![{p.stem}]({p.name})" for p in plots] + [""]
+    from .report_sections import sections  # families, group averages, figures (PNG + PDF/SVG links)
+    parts += sections(profiles, plots)
     return "\n".join(parts)
 
 
-def build_report(results: Iterable[str | Path], out: str | Path,
-                 validity: Iterable[str | Path] = ()) -> dict[str, Any]:
+def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """report.json's provenance: model -> releases per suite (as JSON), lm-eval runs, scoring versions."""
+    return {m: {**p, "releases": {s: [r.to_json() for r in rs] for s, rs in p["releases"].items()}}
+            for m, p in sorted(prov.items())}
+
+
+def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
+                 compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
-    full disk or an interrupt leaves a previous report in ``out`` exactly as it was.
+    full disk or an interrupt leaves a previous report in ``out`` exactly as it was. Every
+    report carries each model's provenance (releases, lm-eval runs); models of one suite scored on
+    releases with different content hashes are refused (a PredictionsError, nothing written)
+    unless ``allow_mixed_releases``, and the report then says which suites mix releases.
+    ``compare=(A, B)`` adds the paired comparison B − A (:mod:`chartprobe.eval_tasks.compare`).
     """
+    from .compare import compare_markdown, compare_models
+    from .provenance import check_same_releases, provenance_markdown
+
     out = Path(out)
-    profiles = _profiles(load_results(results))
+    merged, prov = load_results_with_provenance(results)
+    mixed = check_same_releases({m: p["releases"] for m, p in prov.items()}, allow_mixed_releases)
+    comparison = compare_models(merged, *compare) if compare else None
+    profiles = _profiles(merged)
     val_docs: list[dict] = []
     for path in validity:
         doc = json.loads(Path(path).read_text())
         val_docs += doc if isinstance(doc, list) else [doc]
     with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
         plots = _plots(profiles, Path(scratch)) if profiles else []
-        report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots]}
+        report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots],
+                  "provenance": _provenance_json(prov), "mixed_releases": mixed}
+        if comparison is not None:
+            report["compare"] = comparison
         files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
         files[out / "report.json"] = json.dumps(report, indent=1, default=str)
-        files[out / "report.md"] = _markdown(profiles, val_docs, plots)
+        # provenance and the paired comparison go right under the title, before the tables they qualify
+        extra = provenance_markdown(prov, mixed, markdown_table)
+        extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
+        title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")
+        files[out / "report.md"] = "\n\n".join([title, "\n".join(extra), body])
         atomic_write_files(files)
     return report

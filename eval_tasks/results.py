@@ -18,7 +18,8 @@ from .predictions import PredictionsError, iter_samples, read_json, sample_files
 from .suites import suite_for_release, suite_for_task
 from .task_index import task_index
 
-__all__ = ["FORMAT", "from_columns", "load_results", "score_samples", "summarize_records", "to_columns"]
+__all__ = ["FORMAT", "from_columns", "load_results", "load_results_with_provenance", "score_samples",
+           "summarize_records", "to_columns"]
 
 FORMAT = "chartprobe-results/1"
 
@@ -72,15 +73,20 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
     else ``CHARTPROBE_DATA``, else the Hub), looked up by document id, never from the samples. A run
     that covers fewer documents than its task has is scored over the full task, the missing ones
     as wrong (an empty answer), unless ``allow_partial``: then over what it covers, and its task
-    entry says ``partial``. Every task entry records its ``coverage``.
+    entry says ``partial``. Every task entry records its ``coverage``. Provenance: ``releases`` names
+    each release scored (path, revision, preset, generator version, content hash), ``provenance``
+    the chartprobe and lm-eval versions that scored, and each model's ``runs`` the lm-eval runs
+    (model, model and generation arguments) read from the results files next to its samples.
     """
     from .gold import ReleaseGold
+    from .provenance import read_lm_eval_run, software
 
     gold = ReleaseGold(releases)
     index = task_index()
     records: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     seen: dict[tuple[str, str], set[str]] = defaultdict(set)
     sources: dict[str, list[str]] = defaultdict(list)
+    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)  # lm-eval runs: model and generation arguments
     skipped: dict[str, int] = defaultdict(int)
     suites: dict[str, Any] = {}
     files, read = sample_files(paths), 0
@@ -101,6 +107,9 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
             position = gold.position(index[s.task], doc)
             records[s.model][suite.name].append(_record(suite, doc, s.prediction, s.task, position))
         sources[path.parent.name].append(str(path))
+        run = read_lm_eval_run(path)
+        if run is not None and run not in runs[path.parent.name]:
+            runs[path.parent.name].append(run)
     if not read:  # empty files would otherwise give a results file without a single model
         raise PredictionsError(f"no samples in {', '.join(map(str, files))}")
     coverage = {}
@@ -121,10 +130,10 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
         for task, entry in summary["tasks"].items():
             entry["coverage"] = coverage[(model, task)]
             entry["partial"] = allow_partial and entry["coverage"] < 1.0
-        models[model] = {"sources": sources[model], **summary,
+        models[model] = {"sources": sources[model], "runs": runs[model], **summary,
                          "records": {k: to_columns(v) for k, v in by_suite.items()}}
     return {"format": FORMAT, "models": models, "skipped_tasks": dict(skipped),
-            "releases": gold.provenance, "gold": "release"}
+            "releases": gold.provenance, "gold": "release", "provenance": software()}
 
 
 def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_id: int,
@@ -175,13 +184,39 @@ def _read_results(path: str | Path) -> dict[str, Any]:
 
 def load_results(paths: Iterable[str | Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """model -> suite -> records, merged over results files (a later file's row wins)."""
+    return load_results_with_provenance(paths)[0]
+
+
+def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str, dict[str, list[dict[str, Any]]]],
+                                                                        dict[str, dict[str, Any]]]:
+    """:func:`load_results` plus, per model, where its records came from.
+
+    The second value maps model -> ``{"releases": {suite: [ReleaseProvenance, ...]}, "runs": [...],
+    "scored_by": [...]}``: one release per distinct release its records of that suite were scored
+    on (two when merged files disagree), the lm-eval runs and the scoring software versions.
+    """
+    from .provenance import ReleaseProvenance
+
     merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    prov: dict[str, dict[str, Any]] = {}
     for path in paths:
         doc = _read_results(path)
+        releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
         for model, entry in doc["models"].items():
+            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": []})
             for suite_name, cols in entry.get("records", {}).items():
                 merged[model][suite_name] += from_columns(cols)
-    return {m: {s: _dedupe_task_rows(rs) for s, rs in by.items()} for m, by in merged.items()}
+                rel = releases.get(suite_name)
+                rel = ReleaseProvenance.from_json(suite_name, rel if isinstance(rel, dict) else {})
+                if rel not in mine["releases"].setdefault(suite_name, []):
+                    mine["releases"][suite_name].append(rel)
+            for run in entry.get("runs") or ():
+                if run not in mine["runs"]:
+                    mine["runs"].append(run)
+            if doc.get("provenance") and doc["provenance"] not in mine["scored_by"]:
+                mine["scored_by"].append(doc["provenance"])
+    records = {m: {s: _dedupe_task_rows(rs) for s, rs in by.items()} for m, by in merged.items()}
+    return records, prov
 
 
 def _dedupe_task_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

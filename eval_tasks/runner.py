@@ -3,13 +3,17 @@
 ``chartprobe tasks-path`` prints ``tasks_path()`` (for ``lm_eval --include_path``) and
 ``chartprobe eval ...`` is ``run_eval(argv)``: the ``lm_eval`` command line, unchanged,
 with ``--include_path`` added, and chartprobe's own ``--max-gen-toks N`` turned into lm-eval's
-``--gen_kwargs max_gen_toks=N``.
+``--gen_kwargs max_gen_toks=N``. After a successful run every results file it wrote gets a
+``chartprobe_provenance`` block (releases with content hash, preset, revision; versions; model and
+generation arguments): :func:`stamp_new_results`.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 # lm-eval 0.4.13 subcommands that accept --include_path; anything else is the legacy
 # form ("lm_eval --model ... --tasks ..."), which lm-eval itself treats as `run`.
@@ -119,13 +123,77 @@ def run_eval(argv: list[str]) -> int:
 
     saved = sys.argv
     sys.argv = ["lm-eval", *full]
+    started = time.time()
+    code = 0
     try:
         cli_evaluate()
     except SystemExit as stop:
-        if stop.code is None or isinstance(stop.code, int):
-            return stop.code or 0
-        print(stop.code, file=sys.stderr)
-        return 1
+        if not (stop.code is None or isinstance(stop.code, int)):
+            print(stop.code, file=sys.stderr)
+            return 1
+        code = stop.code or 0
     finally:
         sys.argv = saved
-    return 0
+    if code == 0:
+        stamp_new_results(full, started)
+    return code
+
+
+def _output_path(argv: list[str]) -> Path | None:
+    """lm-eval's ``--output_path``/``-o`` value, if given."""
+    for i, arg in enumerate(argv):
+        if arg in ("--output_path", "-o") and i + 1 < len(argv):
+            return Path(argv[i + 1])
+        if arg.startswith("--output_path="):
+            return Path(arg.partition("=")[2])
+    return None
+
+
+def stamp_new_results(argv: list[str], since: float) -> list[Path]:
+    """Add chartprobe's provenance block to every lm-eval results file the run wrote; return them.
+
+    lm-eval writes ``<output_path>/<model>/results_<date>.json`` (or ``<stem>_<date>.json`` next to a
+    ``.json`` output path); the files modified since ``since`` are this run's. lm-eval's own task
+    metadata cannot carry it: the content hash is known only once the data is resolved. A file
+    that cannot be stamped is reported on stderr; the evaluation itself succeeded.
+    """
+    from .predictions import PredictionsError
+
+    out = _output_path(argv)
+    if out is None:
+        return []
+    found = out.parent.glob(f"{out.stem}_*.json") if out.suffix == ".json" else out.rglob("results_*.json")
+    stamped = []
+    for path in sorted(p for p in found if p.stat().st_mtime >= since - 1):
+        try:
+            stamp_lm_eval_results(path)
+            stamped.append(path)
+        except (PredictionsError, OSError, ValueError, KeyError) as exc:
+            print(f"warning: {path}: could not add chartprobe provenance: {exc}", file=sys.stderr)
+    return stamped
+
+
+def stamp_lm_eval_results(path: str | Path) -> dict[str, Any]:
+    """Add the ``chartprobe_provenance`` block to an lm-eval results file, atomically; return the block.
+
+    Each task's release is resolved the way its loader resolved it (``CHARTPROBE_DATA``, else the
+    pinned Hub revision), so the block names the data the run read. Tasks that are not chartprobe's
+    are left out.
+    """
+    import json
+
+    from chartprobe.dataset_builders.core.atomic import atomic_write_text
+
+    from .data import resolve_release
+    from .predictions import read_json
+    from .provenance import PROVENANCE_KEY, lm_eval_run, release_provenance, software
+    from .task_index import task_index
+
+    doc = read_json(path)
+    index = task_index()
+    releases = sorted({index[t].release for t in (doc.get("configs") or {}) if t in index})
+    block = {**software(), "releases": {r: release_provenance(r, resolve_release(r)).to_json() for r in releases},
+             "run": lm_eval_run(doc)}
+    doc[PROVENANCE_KEY] = block
+    atomic_write_text(Path(path), json.dumps(doc, indent=2, ensure_ascii=False, default=str))
+    return block

@@ -19,6 +19,7 @@ from typing import Any
 from chartprobe.errors import UsageError
 
 from .agents import AGENTS
+from .doc_order import order_documents
 from .predictions import (
     PredictionsError,
     date_id,
@@ -70,17 +71,26 @@ def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Se
 
 
 def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) -> list[Path]:
-    """The agents' predictions on every lm-eval task of the release, in ``--log_samples`` layout."""
+    """The agents' predictions on every lm-eval task of the release, in ``--log_samples`` layout.
+
+    Task order (:mod:`.doc_order`): a sample's ``doc_id`` is its document's position in the task,
+    as lm-eval and ``chartprobe score`` number it, even where an agent skips documents.
+    """
     stamp = stamp or date_id()
     written = []
     for task in task_index().values():
         if task.release != runs.release:
             continue
+        suite = suite_for_release(runs.release)
+        docs = order_documents(suite, [d for d in runs.rows.get((task.config, task.split), [])
+                                       if task.selects(task.config, task.split, d)])
+        position = {suite.doc_key(d): i for i, d in enumerate(docs)}  # lm-eval's doc_id, as the gold has it
         for (agent, config, split), run in sorted(runs.runs.items()):
-            picked = [(r, p) for r, p in zip(run.rows, run.predictions) if task.selects(config, split, r)]
+            picked = sorted(((position[suite.doc_key(r)], r, p) for r, p in zip(run.rows, run.predictions)
+                             if task.selects(config, split, r)), key=lambda t: t[0])
             if picked:
-                written.append(write_samples(folder / agent, task.task, [r for r, _ in picked],
-                                             [p for _, p in picked], stamp))
+                written.append(write_samples(folder / agent, task.task, [r for _, r, _ in picked],
+                                             [p for _, _, p in picked], stamp, [i for i, _, _ in picked]))
     return written
 
 

@@ -54,13 +54,13 @@ def _tab(title: str, key: str, build):
 
 
 def build_app(predictions_root: Path | None, workspace):
-    """The Blocks app: a header, one tab per dataset view, predictions, profile and generator.
+    """The Blocks app: a header, one tab per dataset view, predictions, leaderboard, profile and generator.
     ``workspace`` (``chartspace.workspace.Workspace``) holds every file the app writes."""
     import gradio as gr
     from chartspace import views
     from chartspace.predictions import PredictionSet
     from chartspace.source import DataSource
-    from chartspace.views import generate, predictions, profile
+    from chartspace.views import generate, leaderboard, predictions, profile
 
     source = DataSource()
     # Charts handed to gr.Image become files in gradio's cache: drop those older than an hour.
@@ -73,6 +73,7 @@ def build_app(predictions_root: Path | None, workspace):
                        for name, m in ((n, views.load(n)) for n in VIEWS)]
             with gr.Tab("Predictions", id="predictions", elem_id="tab-predictions"):
                 predictions.build(state, predictions_root, workspace)
+            _tab(leaderboard.TITLE, "leaderboard", lambda: leaderboard.build(state))
             _tab(profile.TITLE, "profile", lambda: profile.build(state, workspace))
             _tab("Generate", "generate", generate.build)
         demo.load(handles[0].refresh, handles[0].inputs, handles[0].outputs)  # the first screen

@@ -44,8 +44,9 @@ def test_family_tasks_build_with_the_papers_prompt(release_root, monkeypatch, me
 
 @pytest.mark.slow
 def test_lm_eval_reports_family_metrics_with_the_tiny_vlm(tiny_vlm, release_root, tmp_path):
-    """Acceptance 4: `lm_eval --tasks chartprobe_families --limit 24` (two whole families)."""
-    run, results = run_lm_eval(tiny_vlm, release_root, tmp_path, "chartprobe_families", limit=24, max_gen_toks=24)
+    """Acceptance 4: `lm_eval --tasks chartprobe_families --limit 48`: sources take turns (doc_order), so
+    48 documents are the original, reconstruction and a first variant of each of the 16 sources' first family."""
+    run, results = run_lm_eval(tiny_vlm, release_root, tmp_path, "chartprobe_families", limit=48, max_gen_toks=24)
     results = results["chartprobe_families"]
     for metric in FAMILY_METRICS:
         assert f"{metric},none" in results, metric

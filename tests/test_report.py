@@ -81,7 +81,8 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probe
     assert set(oracle["per_skill"].values()) == {1.0} and oracle["cr_fuzzy"] == 1.0
     assert rep["models"]["blind"]["probes"]["summary"]["per_skill"]["grounding"] < 0.5
     pngs = sorted(p.name for p in (tmp_path / "rep").glob("*.png"))
-    assert len(pngs) >= 3 and pngs == sorted(rep["plots"])
+    assert len(pngs) >= 3 and pngs == sorted(p for p in rep["plots"] if p.endswith(".png"))
+    assert sorted(rep["plots"]) == sorted(f"{p[:-4]}.{fmt}" for p in pngs for fmt in ("png", "pdf", "svg"))
     assert all((tmp_path / "rep" / p).read_bytes()[:4] == b"\x89PNG" for p in pngs)
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Comparison: probes" in md and "## Capability profile: oracle" in md and "![probes_per_skill]" in md

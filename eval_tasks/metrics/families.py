@@ -158,7 +158,8 @@ def _cluster_key(fam: Mapping[str, list[Record]], family_id: str, field: str | N
 
 
 def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAMPLES,
-                   seed: int = 0, cluster: str | None = CLUSTER_FIELD) -> float | None:
+                   seed: int = 0, cluster: str | None = CLUSTER_FIELD,
+                   exact_max: int = SIGN_FLIP_EXACT_MAX) -> float | None:
     """Two-sided paired sign-flip permutation p-value for OA→VA, clustered by source template.
 
     Per family d_f = (mean variant correctness) − (original correctness). Families of one
@@ -175,6 +176,8 @@ def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
     Records without the field (or ``cluster=None``) count each family as its own cluster,
     which is the unclustered test over families. Exact for n ≤ ``SIGN_FLIP_EXACT_MAX``
     clusters (or when 2^n ≤ ``n_resamples``), so with 16 templates p can reach 2/2^16.
+    ``exact_max`` lowers that bound where a resampled p is enough and 2^16 evaluations (~2 s) per
+    call are not (the bootstrap stderr of ``rvc_p`` recomputes the test on every resample).
     """
     from scipy.stats import permutation_test
 
@@ -191,7 +194,7 @@ def sign_flip_test(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
         # One cluster: flipping its sign gives the same |sum|, so the exact two-sided p is 1
         # (scipy refuses a one-observation sample).
         return 1.0
-    exact = 2 ** len(t) if len(t) <= SIGN_FLIP_EXACT_MAX else 0
+    exact = 2 ** len(t) if len(t) <= exact_max else 0
     res = permutation_test((t,), lambda x, axis: np.sum(x, axis=axis), permutation_type="samples",
                            vectorized=True, alternative="two-sided", n_resamples=max(n_resamples, exact),
                            random_state=np.random.default_rng(seed))

@@ -14,6 +14,7 @@ first K; every metric takes ``k`` (default 1: the first sample only).
 CPA two-pass protocol: a pair is *correct* only if both orders pick the better chart. Every
 pair falls in exactly one outcome: correct, consistent-wrong (both orders pick the worse
 chart), bias-A (both answers are position A), bias-B, or parse-fail (an order unparsable).
+Half a pair (one order only: a ``--limit`` cut it) counts in no pair metric.
 CRJ: Accept is the positive class; an unparsable verdict counts as the wrong label.
 """
 
@@ -79,11 +80,13 @@ def _gold(order: str) -> str:
 
 
 def _pairs(records: Iterable[Mapping[str, Any]], k: int) -> dict[str, dict[str, Any]]:
+    """Whole pairs only: a ``--limit`` that ends between a pair's two orders leaves half a pair,
+    which has no two-pass outcome (it is neither right nor a parse failure)."""
     pairs: dict[str, dict[str, Any]] = defaultdict(dict)
     for r in records:
         pairs[r["pair_id"]][r["order"]] = majority(list(r["choices"]), k)
         pairs[r["pair_id"]]["_meta"] = r
-    return pairs
+    return {pid: p for pid, p in pairs.items() if "better_first" in p and "worse_first" in p}
 
 
 def _outcome(p: Mapping[str, Any]) -> str:

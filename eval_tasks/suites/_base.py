@@ -127,6 +127,15 @@ class Suite(abc.ABC):
         """Template-like key for majority answers (blind agent, majority-share check)."""
         return str(row.get("template_id") or row.get("answer_type"))
 
+    def order_key(self, row: Row) -> tuple[str, ...]:
+        """What a task's documents take turns by, coarsest first (:mod:`chartprobe.eval_tasks.doc_order`),
+        so that lm-eval's ``--limit`` covers every template; default: the template (``group_key``)."""
+        return (self.group_key(row),)
+
+    def order_unit(self, doc: Row) -> str | None:
+        """Documents sharing this value stay adjacent in task order (None: the document alone)."""
+        return None
+
     def unit_key(self, row: Row) -> str:
         """The independent unit a row belongs to (a chart, a family, a pair): rows of one unit
         share answers, so priors fit "out of sample" must leave the whole unit out."""

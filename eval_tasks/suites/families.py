@@ -70,7 +70,8 @@ class FamiliesSuite(Suite):
         return fmean(vals) if vals else None
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
-        return {key: summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
+        # RVC is a percentage: its column says so, and the 0-1 overview leaves it out.
+        return {("RVC (%)" if key == "RVC" else key): summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
 
     def oracle(self, row: Row) -> str | None:
         from chartprobe.dataset_builders.core.spec import ChartSpec
@@ -149,11 +150,23 @@ class FamiliesSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        """Accuracies (0-1 heatmap), update outcomes (shares), RVC (%) and per-type OA/VA/CVA."""
+        from .. import report_bars as rb
         from .. import report_plots as rp
 
-        accs = {m: {k: p.get(k) for k in ("OA", "RA", "VA", "CVA")} for m, p in profiles.items()}
-        outcomes = {m: {k: p.get(k) for k in ("CU", "NU", "SP")} for m, p in profiles.items()}
-        return [rp.grouped_bars(accs, folder / "families_accuracy.png", "Family accuracy (OA/RA/VA/CVA)",
-                                "accuracy"),
-                rp.stacked_bars(outcomes, folder / "families_update_outcomes.png",
-                                "Variant update outcomes (CU / NU / SP)", "share of variants")]
+        accs = {m: {k: p.get(k) for k in ("OA", "RA", "VA", "CVA", "CVA_R")} for m, p in profiles.items()}
+        outcomes = {m: {f"{k} ({name})": p.get(k) for k, name in (("CU", "correct"), ("NU", "noisy"), ("SP", "stale"))}
+                    for m, p in profiles.items()}
+        rvc = {m: {"RVC (vs OA)": p.get("RVC"), "RVC-R (vs RA)": p.get("RVC_R")} for m, p in profiles.items()}
+        types = [rp.panel(key, {m: {t: v.get(key) for t, v in (p.get("per_reasoning_type") or {}).items()}
+                                for m, p in profiles.items()}, transpose=True) for key in ("OA", "VA", "CVA")]
+        return [*rp.heatmaps([rp.panel("families", accs)], folder / "families_accuracy.png",
+                             "Family accuracy: original, reconstruction, variants, conditional",
+                             "accuracy (0–1)"),
+                *rb.stacked_shares(outcomes, folder / "families_update_outcomes.png",
+                                   "Variant updates of originally solved families",
+                                   "share of those variants (0–1)"),
+                *rb.percent_bars(rvc, folder / "families_rvc.png", "Relative variant change",
+                                 "relative change of variant accuracy (%)"),
+                *rp.heatmaps(types, folder / "families_reasoning_type.png",
+                             "Accuracy per reasoning type (rows) and model (columns)", "accuracy (0–1)")]

@@ -101,6 +101,17 @@ class JudgeSuite(Suite):
     def group_key(self, row: Row) -> str:
         return str(row.get("criterion") or row.get("task") or row.get("answer_type"))
 
+    def order_key(self, row: Row) -> tuple[str, ...]:
+        """CPA: criterion, then flaw strategy; CRJ: Accept/Reject in turn, then the injected failure
+        (``group_key`` is one value per CRJ task: it feeds the blind agent, which must not see labels)."""
+        if "pair_id" in row:
+            return (str(row.get("criterion")), str(row.get("strategy")))
+        return (str(row.get("label")), str(row.get("failure")))
+
+    def order_unit(self, doc: Row) -> str | None:
+        """A CPA pair: its two orders are one unit, so ``--limit 2n`` keeps ``n`` whole pairs."""
+        return str(doc["pair_id"]) if "pair_id" in doc else None
+
     def checks(self, runs: RunSet) -> list[Check]:
         out = super().checks(runs)
         for run in runs.by_agent("first_position"):
@@ -125,10 +136,23 @@ class JudgeSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        """CPA accuracy per criterion / dimension / chart kind (x model) and the judge metrics per model."""
         from .. import report_plots as rp
 
-        per_criterion = {m: (p.get("cpa") or {}).get("per_criterion", {}) for m, p in profiles.items()}
-        if not any(per_criterion.values()):
-            return []
-        return [rp.grouped_bars(per_criterion, folder / "judge_cpa_per_criterion.png",
-                                "CPA two-pass accuracy per flaw criterion", "accuracy")]
+        out: list[Path] = []
+        cpa = {m: p.get("cpa") or {} for m, p in profiles.items()}
+        groups = [rp.panel(title, {m: c.get(key, {}) for m, c in cpa.items()}, transpose=True)
+                  for key, title in (("per_criterion", "flaw criterion"), ("per_dimension", "dimension"),
+                                     ("per_chart_kind", "chart kind"))]
+        if any(g.rows for g in groups):
+            out += rp.heatmaps([c for g in groups for c in rp.chunk(g)], folder / "judge_cpa_per_criterion.png",
+                               "CPA two-pass accuracy by criterion, dimension and chart kind", "accuracy (0–1)")
+        rates = [rp.panel("CPA", {m: {k: c.get(k) for k in ("two_pass_accuracy", "one_pass_accuracy", "bias_a_rate",
+                                                              "bias_b_rate", "consistent_wrong_rate", "parse_fail_rate")}
+                                  for m, c in cpa.items() if c})]
+        for task in sorted({k for p in profiles.values() for k in p if k.startswith("crj_")}):
+            rates.append(rp.panel(f"CRJ {task[4:]}", {
+                m: {k: (p.get(task) or {}).get(k) for k in ("accuracy", "precision", "recall", "specificity", "f1",
+                                                            "accept_rate")} for m, p in profiles.items() if p.get(task)}))
+        out += rp.heatmaps(rates, folder / "judge_metrics.png", "Judge metrics per model", "accuracy / rate (0–1)")
+        return out

@@ -66,11 +66,9 @@ SHORTCUT_CONFLICT_MAX = 0.05
 FOLLOW_MIN = 0.95
 """Its conflict answers are legend positions, so follow_legend must be (nearly) 1."""
 AR_EXPECTED = {"always_abstain": 1.0, "never_abstain": 0.0}
-PLOTS = {"legend_stages.png": ("Stage-wise accuracy (parsing, grounding, reasoning)",
-                               ("guide_read", "bind", "ve", "reason", "reason_sup")),
-         "legend_counterfactual_abstention.png": ("Counterfactual behaviour and abstention",
-                                                  ("cons", "resp", "cr", "ap", "ar", "af1"))}
-"""Profile plots: file name -> (title, profile keys), one bar group per model."""
+PROFILE_GROUPS = {"stage-wise accuracy": ("guide_read", "bind", "ve", "reason", "reason_sup"),
+                  "counterfactual": ("cons", "resp", "cr"), "abstention": ("ap", "ar", "af1")}
+"""The capability groups of the profile (§5.1): one heatmap panel each, models on the rows."""
 
 
 def _check(name: str, scope: str, agent: str, value: float | None, threshold: str, n: int,
@@ -219,7 +217,22 @@ class LegendSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        """The profile, one panel per capability group, and the studies present (all 0-1)."""
         from .. import report_plots as rp
 
-        return [rp.grouped_bars({m: {k: p.get(k) for k in keys} for m, p in profiles.items()}, folder / name,
-                                title, "accuracy / rate") for name, (title, keys) in PLOTS.items()]
+        groups = [rp.panel(g, {m: {k: p.get(k) for k in keys} for m, p in profiles.items()})
+                  for g, keys in PROFILE_GROUPS.items()]
+        order = {m: {k: (p.get("order_study") or {}).get(k) for k in ("aligned_acc", "conflict_acc", "follow_legend")}
+                 for m, p in profiles.items() if p.get("order_study")}
+        visibility = {m: {lvl: v.get("af1") for lvl, v in (p.get("visibility_study") or {}).items()}
+                      for m, p in profiles.items() if p.get("visibility_study")}
+        channel = {m: {cell: v.get("grounding") for cell, v in (p.get("channel_study") or {}).items()}
+                   for m, p in profiles.items() if p.get("channel_study")}
+        studies = ([rp.panel("order study", order)] if order else []) + (
+            [rp.panel("visibility study: AF1 per level", visibility)] if visibility else []) + (
+            rp.chunk(rp.panel("channel study: grounding per mark/channel", channel, transpose=True))
+            if channel else [])
+        return [*rp.heatmaps(groups, folder / "legend_profile.png", "Legend capability profile",
+                             "accuracy / rate (0–1)"),
+                *rp.heatmaps(studies, folder / "legend_studies.png", "Legend controlled studies",
+                             "accuracy / rate (0–1)")]

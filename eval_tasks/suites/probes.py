@@ -119,6 +119,11 @@ class ProbesSuite(Suite):
         attr = _program(row).get("args", {}).get("attr")
         return f"{row.get('template_id')}/{attr}" if attr else str(row.get("template_id"))
 
+    def order_key(self, row: Row) -> tuple[str, ...]:
+        """Template first, then its attribute: a template asked about four attributes takes one
+        turn, not four, so a limit of #templates still reaches every template."""
+        return (str(row.get("template_id")), self.group_key(row))
+
     def closed_answers(self, row: Row) -> tuple[str, ...] | None:
         if _program(row).get("op") == "trend":
             return TREND_ANSWERS
@@ -180,15 +185,19 @@ class ProbesSuite(Suite):
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
+        """Per skill (macro and micro) x model, domain x model per skill, template x model."""
         from .. import report_plots as rp
 
-        skills = {m: p.get("per_skill", {}) for m, p in profiles.items()}
-        out = [rp.grouped_bars(skills, folder / "probes_per_skill.png",
-                               "Probe accuracy per skill (mean over templates)", "accuracy")]
-        cells = {m: {f"{d}/{s}": v for d, per in p.get("per_domain_skill", {}).items() for s, v in per.items()}
-                 for m, p in profiles.items()}
-        out.append(rp.heatmap(cells, folder / "probes_domain_skill.png",
-                              "Accuracy per domain and skill (mean over templates)"))
-        templates = {m: p.get("per_template", {}) for m, p in profiles.items()}
-        out.append(rp.heatmap(templates, folder / "probes_per_template.png", "Accuracy per template"))
-        return out
+        skills = [rp.panel("mean over templates", {m: p.get("per_skill", {}) for m, p in profiles.items()}),
+                  rp.panel("pooled over items", {m: p.get("per_skill_micro", {}) for m, p in profiles.items()})]
+        names = list(dict.fromkeys(s for p in profiles.values() for per in p.get("per_domain_skill", {}).values()
+                                   for s in per))
+        domains = [rp.panel(skill, {m: {d: per.get(skill) for d, per in p.get("per_domain_skill", {}).items()}
+                                    for m, p in profiles.items()}, transpose=True) for skill in names]
+        templates = rp.panel("template", {m: p.get("per_template", {}) for m, p in profiles.items()}, transpose=True)
+        return [*rp.heatmaps(skills, folder / "probes_per_skill.png", "Probe accuracy per skill", "accuracy (0–1)"),
+                *rp.heatmaps(domains, folder / "probes_domain_skill.png",
+                             "Accuracy per domain (rows) and model, one panel per skill (mean over templates)",
+                             "accuracy (0–1)"),
+                *rp.heatmaps(rp.chunk(templates), folder / "probes_per_template.png", "Accuracy per template",
+                             "accuracy (0–1)")]

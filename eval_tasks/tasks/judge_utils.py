@@ -13,16 +13,22 @@ output-format lines "for brevity", so each file ends with ours, matching the pap
 ``[Answer]: ... [Reason]: ...`` outputs (Appendix E). :func:`prompt` refuses a file whose
 sha256 differs from :data:`PROMPT_SHA256`: changing a prompt changes scores, so it must
 come with a new hash and a task version bump.
+
+Stderr in lm-eval's table (:mod:`chartprobe.eval_tasks.lm_eval_stderr`): a bootstrap over CPA pairs
+(both orders drawn together; a pair drawn twice gets a fresh ``pair_id``) and over CRJ items.
 """
 
 from __future__ import annotations
 
 import hashlib
+import operator
 from pathlib import Path
 from typing import Any
 
 from chartprobe.eval_tasks.data import load_release
+from chartprobe.eval_tasks.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.metrics import judge as jm
+from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 PROMPT_SHA256 = {
@@ -47,7 +53,11 @@ def prompt(name: str) -> str:
 
 
 def load_cpa(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", **metadata: Any):
-    """CPA documents: every pair in both orders, consecutive (see module docstring)."""
+    """CPA documents: every pair in both orders, consecutive (see module docstring).
+
+    ``load_release`` hands the pairs over in task order (criteria take turns,
+    :mod:`chartprobe.eval_tasks.doc_order`); interleaving the two orders keeps each pair whole.
+    """
     import datasets
 
     text = prompt("judge_cpa")
@@ -108,14 +118,32 @@ def _k(records: list[dict], key: str) -> int:
     return min((len(r[key]) for r in records), default=1) or 1
 
 
-def _cpa(name: str):
-    def aggregate(records: list[dict]) -> float:
-        summary = jm.cpa_summary(records, _k(records, "choices"))
+def _cpa_summary(records: list[dict]) -> dict[str, Any]:
+    return jm.cpa_summary(records, _k(records, "choices"))
+
+
+def _crj_summary(records: list[dict]) -> dict[str, Any]:
+    return jm.crj_metrics(records, _k(records, "verdicts"))
+
+
+def _cpa_pick(name: str):
+    def pick(summary: dict[str, Any]) -> float:
         if name.startswith("acc_"):
             group = name[4:]
             table = summary["per_dimension"] if group in DIMENSION_NAMES else summary["per_criterion"]
             return table.get(group, float("nan"))
         return summary[name]
+
+    return pick
+
+
+def _cpa(name: str):
+    pick = _cpa_pick(name)
+
+    # stderr: every CPA metric reads one cpa_summary per bootstrap draw, computed once for all of them
+    @clustered(lambda r: r["pair_id"], relabel_fields("pair_id"), summary=_cpa_summary, statistic=pick)
+    def aggregate(records: list[dict]) -> float:
+        return pick(_cpa_summary(records))
 
     aggregate.__name__ = name
     aggregate.__doc__ = f"CPA {name} over all documents (chartprobe.eval_tasks.metrics.judge.cpa_summary)."
@@ -123,8 +151,12 @@ def _cpa(name: str):
 
 
 def _crj(name: str):
+    pick = operator.itemgetter(name)
+
+    # CRJ metrics count items, never group them: a twice-drawn item needs no new id
+    @clustered(lambda r: r["item_id"], summary=_crj_summary, statistic=pick)
     def aggregate(records: list[dict]) -> float:
-        return jm.crj_metrics(records, _k(records, "verdicts"))[name]
+        return pick(_crj_summary(records))
 
     aggregate.__name__ = f"crj_{name}"
     aggregate.__doc__ = f"CRJ {name} over all items (chartprobe.eval_tasks.metrics.judge.crj_metrics)."

@@ -10,7 +10,10 @@ changes scores, so it comes with a new hash and a task version bump.
 Metrics are cross-document (chains, base/variant pairs, abstention precision): each
 ``process_*`` hook returns the scored record under every metric name of its task, and each
 aggregation computes one metric of ``chartprobe.eval_tasks.metrics.legend`` / ``legend_studies`` over the
-whole list; an undefined metric is NaN so lm-eval's table still prints.
+whole list; an undefined metric is NaN so lm-eval's table still prints. Their stderr in lm-eval's
+table is a bootstrap over base charts (``LegendSuite.unit_key``: every question, chain, group and
+intervention of one chart shares its data; :mod:`chartprobe.eval_tasks.lm_eval_stderr`); a chart
+drawn twice gets fresh ids (:data:`UNIT_IDS`) so its chains and groups count twice, not merge.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from chartprobe.eval_tasks.data import load_release
+from chartprobe.eval_tasks.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
+from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
+from chartprobe.eval_tasks.suites.legend import LegendSuite
 
 PROMPT_PATH = Path(__file__).parent / "prompts" / "legend.txt"
 PROMPT_SHA256 = "d26a05fe1e1176932119ffe039ff6532fb752351e517d43f0e7947de5f16331c"
@@ -72,7 +78,13 @@ process_visibility = _process("visibility")
 process_channel = _process("channel")
 
 
+UNIT_IDS = ("id", "base_id", "group_id", "chain_id")
+"""Record ids the metrics group by, renamed in a base chart's extra bootstrap draws."""
+_by_chart = clustered(LegendSuite().unit_key, relabel_fields(*UNIT_IDS))
+
+
 def _aggregation(name: str, fn):
+    @_by_chart
     def aggregate(records: list[dict[str, Any]]) -> float:
         value = fn(records)
         return math.nan if value is None else float(value)

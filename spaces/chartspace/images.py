@@ -11,12 +11,14 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["GOLD", "PRED", "data_uri", "draw_boxes", "scaled"]
+__all__ = ["EVIDENCE", "GOLD", "PRED", "data_uri", "draw_boxes", "scaled"]
 
 GOLD = (20, 150, 60)
 """Gold boxes: green."""
 PRED = (220, 40, 40)
 """A model's predicted boxes: red."""
+EVIDENCE = (230, 120, 0)
+"""What a row's evidence points at (legend entries a question needs, a judge flaw's elements): orange."""
 
 
 def scaled(image: Any, width: int) -> Any:

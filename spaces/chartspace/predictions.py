@@ -7,7 +7,12 @@ Two formats, read with the parsers ``chartprobe score`` uses (``chartprobe.eval_
   agents); they are rescored here with the current scorer, and the extracted answer of
   every row is kept for display;
 - ``chartprobe score`` output (``chartprobe-results/1`` JSON), whose stored records give the
-  verdicts (and the normalized answer where the suite keeps one).
+  verdicts (and the normalized answer where the suite keeps one);
+- lm-eval's ``results_<date>.json`` beside the samples (the table it printed), kept for the
+  leaderboard (:mod:`chartspace.lmeval`).
+
+A samples file of a task no chartprobe suite scores is skipped with a note in the run's
+summary, not refused.
 
 Uploads are size-limited, the files are schema-checked line by line before anything is
 scored, and every problem raises :class:`PredictionsError` with one readable sentence.
@@ -28,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chartspace.lmeval import Metrics
+
 __all__ = ["MAX_FILE_BYTES", "ModelRun", "PredictionSet", "PredictionsError", "allowed_entries",
            "load_allowed", "load_uploads"]
 
@@ -37,6 +44,7 @@ MAX_TOTAL_BYTES = 256 * 2**20
 MAX_FILES = 200
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _SAMPLES = re.compile(r"^samples_.*\.jsonl$")
+_LM_EVAL_RESULTS = re.compile(r"^results_.*\.json$")
 
 Mark = tuple[float, str]
 
@@ -50,9 +58,19 @@ class ModelRun:
     """One model's verdicts per release row, and the results document its profile is drawn from."""
 
     name: str
-    results: dict[str, Any] = field(repr=False)
+    results: dict[str, Any] | None = field(repr=False)
+    """The ``chartprobe-results/1`` document (None for a run known only from lm-eval's results file)."""
     marks: dict[str, dict[str, Mark]] = field(default_factory=dict)
     summary: str = ""
+    lm_eval: Metrics = field(default_factory=dict, repr=False)
+    """The table lm-eval printed for this run (its ``results_*.json``), when it came with one."""
+
+    def task_metrics(self) -> dict[str, dict[str, float | None]]:
+        """task -> metric -> value, as ``chartprobe score`` recomputed them from the samples."""
+        if not self.results:
+            return {}
+        tasks = (self.results.get("models", {}).get(self.name) or {}).get("tasks") or {}
+        return {t: dict(e.get("metrics") or {}) for t, e in tasks.items()}
 
 
 @dataclass
@@ -99,33 +117,6 @@ def _check_size(paths: Iterable[Path]) -> list[Path]:
     return paths
 
 
-def check_samples_file(path: Path) -> int:
-    """Schema-check an lm-eval samples file; returns its number of samples (an empty file is
-    allowed: a task with no rows in a small release)."""
-    n = 0
-    with path.open(encoding="utf-8", errors="strict") as fh:
-        try:
-            for lineno, text in enumerate(fh, 1):
-                if not text.strip():
-                    continue
-                try:
-                    line = json.loads(text)
-                except ValueError:
-                    raise PredictionsError(f"{path.name} line {lineno}: not a JSON object") from None
-                where = f"{path.name} line {lineno}"
-                if not isinstance(line, dict) or not isinstance(line.get("doc"), dict):
-                    raise PredictionsError(f"{where}: no 'doc' object (lm-eval --log_samples lines have one)")
-                if "id" not in line["doc"]:
-                    raise PredictionsError(f"{where}: the doc has no 'id' (not a chartprobe task's row)")
-                resps = line.get("filtered_resps", line.get("resps"))
-                if not isinstance(resps, list):
-                    raise PredictionsError(f"{where}: no 'filtered_resps' / 'resps' list")
-                n += 1
-        except UnicodeDecodeError:
-            raise PredictionsError(f"{path.name} is not UTF-8 text") from None
-    return n
-
-
 def _stage(paths: list[Path], folder: Path) -> list[Path]:
     """Put files into ``folder`` (the model's name is its folder name, as lm-eval lays it out):
     hard links where the file system allows (an upload then takes no second copy's room)."""
@@ -159,7 +150,7 @@ def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], whe
             try:
                 suite = suite_for_release(suite_name)
                 for rec in from_columns(cols):
-                    answer = answers.get((model, rec.get("task"), rec.get("doc_id")))
+                    answer = answers.get((model, rec.get("task"), str(rec["row_id"])))
                     marks.setdefault(suite_name, {})[str(rec["row_id"])] = (
                         float(suite.accuracy(rec)), answer if answer is not None else _stored_answer(rec))
                     n += 1
@@ -182,25 +173,29 @@ def _stored_answer(rec: Mapping[str, Any]) -> str:
     return "(score only)"
 
 
-def _load_samples(files: list[Path], model: str, workdir: Path) -> ModelRun:
-    from chartprobe.eval_tasks.predictions import PredictionsError as HarnessError
+def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics | None = None) -> ModelRun:
+    """One model's run from its samples files; files of tasks no chartprobe suite scores are
+    skipped (named in the run's summary), never an error, unless nothing else is left."""
     from chartprobe.eval_tasks.predictions import iter_samples, sample_files
     from chartprobe.eval_tasks.results import score_samples
     from chartprobe.eval_tasks.scoring import extract_answer
+    from chartprobe.eval_tasks.suites import suite_for_task
 
-    n = 0
-    for f in files:
-        try:
-            sample_files([f])
-        except HarnessError as exc:
-            raise PredictionsError(f"{f.name}: the name must be samples_<task>_<date>.jsonl, as lm-eval "
-                                   "--log_samples writes it") from exc
-        n += check_samples_file(f)
-    if n == 0:
+    from chartspace.samples import check_samples_file
+
+    checks = {f: check_samples_file(f) for f in files}
+    ours = [f for f, c in checks.items() if c.is_chartprobe]
+    skipped = sorted({c.task for c in checks.values() if not c.is_chartprobe})
+    if not ours:
+        raise PredictionsError(f"no chartprobe task in these files (tasks found: {', '.join(skipped)})")
+    if sum(checks[f].samples for f in ours) == 0:
         raise PredictionsError("these files hold no samples")
-    staged = _stage(files, workdir / model)
+    staged = _stage(ours, workdir / model)
     try:
-        answers = {(model, s.task, s.doc_id): extract_answer(s.prediction)
+        # Keyed by the suite's document key (= the record's row id), never by doc_id: a record's
+        # doc_id is the document's position in the release's task order, which a run need not follow.
+        suites = {checks[f].task: suite_for_task(checks[f].task) for f in ours}
+        answers = {(model, s.task, suites[s.task].doc_key(s.doc)): extract_answer(s.prediction)
                    for f in sample_files(staged) for s in iter_samples(f)}
         # Gold from the releases the app serves (CHARTPROBE_DATA, set by --data; else the Hub); an
         # upload may be a --limit run, so it is scored over what it covers and marked partial.
@@ -208,36 +203,59 @@ def _load_samples(files: list[Path], model: str, workdir: Path) -> ModelRun:
     except Exception as exc:  # a doc without the fields its task's scorer reads
         raise PredictionsError(f"these samples cannot be scored as chartprobe rows "
                                f"({type(exc).__name__}: {exc})") from exc
-    if not doc["models"]:
-        tasks = ", ".join(sorted(doc.get("skipped_tasks", {}))) or "none"
-        raise PredictionsError(f"no chartprobe task in these files (tasks found: {tasks})")
-    return _runs_from_results(doc, answers, "samples")[0]
+    run = _runs_from_results(doc, answers, "samples")[0]
+    run.lm_eval = dict(lm_eval or {})
+    if skipped:
+        run.summary += f"; skipped {len(skipped)} non-chartprobe task(s): {', '.join(skipped)}"
+    return run
 
 
-def _load_results_file(path: Path) -> list[ModelRun]:
+def read_json_file(path: Path) -> Any:
+    """A JSON file's content; anything unreadable is one PredictionsError naming the file."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise PredictionsError(f"{path.name}: not valid JSON ({exc})") from None
+
+
+def _split_json(paths: list[Path]) -> tuple[list[ModelRun], list[Path]]:
+    """(runs of the ``chartprobe score`` results files, the lm-eval results files) among ``paths``."""
     from chartprobe.eval_tasks.results import FORMAT
 
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise PredictionsError(f"{path.name}: not valid JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise PredictionsError(f"{path.name}: not a `chartprobe score` results file (format {FORMAT})")
-    return _runs_from_results(doc, {}, path.name)
+    from chartspace.lmeval import is_lm_eval_results
+
+    runs, lm_eval = [], []
+    for path in paths:
+        doc = read_json_file(path)
+        if isinstance(doc, dict) and doc.get("format") == FORMAT:
+            runs += _runs_from_results(doc, {}, path.name)
+        elif is_lm_eval_results(doc):
+            lm_eval.append(path)
+        else:
+            raise PredictionsError(f"{path.name}: neither a `chartprobe score` results file (format {FORMAT}) "
+                                   "nor an lm-eval results_<date>.json")
+    return runs, lm_eval
 
 
 def load_uploads(paths: Iterable[str | Path], model: str, workdir: Path) -> list[ModelRun]:
-    """Runs from uploaded files: samples ``.jsonl`` files (one model) or results ``.json`` files.
+    """Runs from uploaded files: samples ``.jsonl`` files (one model, with its lm-eval
+    ``results_*.json`` when given) or ``chartprobe score`` results ``.json`` files.
     ``workdir`` is scratch for staging; the caller deletes it, and the uploads, afterwards."""
+    from chartspace.lmeval import read_lm_eval_results
+
     files = _check_size(Path(p) for p in paths)
     samples = [f for f in files if f.suffix == ".jsonl"]
     results = [f for f in files if f.suffix == ".json"]
     other = [f.name for f in files if f not in samples and f not in results]
     if other:
         raise PredictionsError(f"unsupported file(s): {', '.join(other)} (expected .jsonl samples or .json results)")
-    runs = [run for f in results for run in _load_results_file(f)]
+    runs, lm_eval_files = _split_json(results)
+    name = safe_model_name(model, "uploaded-model")
+    table = read_lm_eval_results(lm_eval_files)
     if samples:
-        runs.append(_load_samples(samples, safe_model_name(model, "uploaded-model"), workdir / "samples"))
+        runs.append(_load_samples(samples, name, workdir / "samples", table))
+    elif table:  # lm-eval's table alone: a leaderboard entry without item verdicts
+        runs.append(ModelRun(name, None, {}, f"lm-eval results only: {len(table)} task(s)", table))
     return runs
 
 
@@ -281,7 +299,17 @@ def load_allowed(root: Path | None, choice: str, workdir: Path) -> list[ModelRun
         raise PredictionsError(f"{choice!r} is not one of the server's prediction files")
     path = root / choice
     if path.is_dir():
-        files = _check_size(sorted(p for p in path.glob("samples_*.jsonl") if not p.is_symlink() and p.is_file()))
+        from chartspace.lmeval import is_lm_eval_results, merge_metrics, metrics_of
+
+        plain = sorted(p for p in path.iterdir() if not p.is_symlink() and p.is_file())
+        files = _check_size(p for p in plain if _SAMPLES.match(p.name))
+        # lm-eval's results_<date>.json beside the samples: the table it printed, for the leaderboard
+        docs = [read_json_file(p) for p in plain
+                if _LM_EVAL_RESULTS.match(p.name) and p.stat().st_size <= MAX_FILE_BYTES]
+        table = merge_metrics(metrics_of(d) for d in docs if is_lm_eval_results(d))
         model = safe_model_name(path.name if choice != "." else root.name)
-        return [_load_samples(files, model, workdir / "server")]
-    return _load_results_file(_check_size([path])[0])
+        return [_load_samples(files, model, workdir / "server", table)]
+    runs, lm_eval = _split_json(_check_size([path]))
+    if lm_eval:
+        raise PredictionsError(f"{choice}: an lm-eval results file; load its model folder instead")
+    return runs

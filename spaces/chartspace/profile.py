@@ -22,13 +22,16 @@ def build_profile(preds: PredictionSet, out: Path) -> tuple[list[Path], str]:
     runs' results documents (kept in memory) are written into ``out`` for the report."""
     from chartprobe.eval_tasks.report import build_report
 
-    if not preds.runs:
+    runs = [run for run in preds.runs.values() if run.results]  # an lm-eval table alone has no records
+    if not runs:
         return [], "Load predictions first: the profile is drawn from them."
     paths = []
-    for i, run in enumerate(preds.runs.values()):
+    for i, run in enumerate(runs):
         path = out / f"results-{i}.json"
         path.write_text(json.dumps(run.results, default=str))
         paths.append(path)
     report = build_report(paths, out)
     text = (out / "report.md").read_text()
-    return [out / name for name in report["plots"]], _PLOTS_SECTION.sub("\n", text)
+    # The report also writes PDF/SVG copies for papers; the page shows the PNGs.
+    pngs = [out / name for name in report["plots"] if str(name).endswith(".png")]
+    return pngs, _PLOTS_SECTION.sub("\n", text)

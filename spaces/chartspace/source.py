@@ -47,6 +47,7 @@ class DataSource:
     def __init__(self) -> None:
         self.image = functools.lru_cache(maxsize=IMAGE_CACHE)(self._image)
         self.thumbnail = functools.lru_cache(maxsize=THUMB_CACHE)(self._thumbnail)
+        self.marked_thumbnail = functools.lru_cache(maxsize=THUMB_CACHE)(self._marked_thumbnail)
         self.split = functools.lru_cache(maxsize=SPLIT_CACHE)(self._split)
         self.columns = functools.lru_cache(maxsize=SPLIT_CACHE * 4)(self._columns)
         self.layout = functools.lru_cache(maxsize=16)(self._layout)
@@ -141,7 +142,18 @@ class DataSource:
 
         return data_uri(scaled(self.image(release, config, split, index, column), width))
 
+    def _marked_thumbnail(self, release: str, config: str, split: str, index: int, column: str,
+                          boxes: tuple, width: int = 360) -> str:
+        """:meth:`thumbnail` with ``boxes`` (``(box, label, colour)`` tuples) drawn on a copy of
+        the full-size chart first, so outlines stay sharp; no boxes: the plain thumbnail."""
+        from chartspace.images import data_uri, draw_boxes, scaled
+
+        if not boxes:
+            return self.thumbnail(release, config, split, index, column, width)
+        image = draw_boxes(self.image(release, config, split, index, column), boxes)
+        return data_uri(scaled(image, width))
+
     def cache_info(self) -> dict[str, Any]:
         """Hit/miss counters of the caches (for benchmarks and the about box)."""
         return {name: getattr(self, name).cache_info()._asdict()
-                for name in ("image", "thumbnail", "split", "columns", "layout")}
+                for name in ("image", "thumbnail", "marked_thumbnail", "split", "columns", "layout")}

@@ -3,7 +3,8 @@
 Each member is a card with its gold answer; variants whose answer differs from the
 original's are highlighted (amber border, "answer changed"), so one glance shows what a
 model that repeats the original answer gets wrong. Filters: config (question group, ``all``
-or ``resolution``), source template and reasoning type; families are the pages.
+or ``resolution``), source template, reasoning type and, with predictions loaded, "only
+wrong" / "models disagree" (a family is listed when one member passes); families are the pages.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from chartspace.html import Markup, badge, card, esc, grid, info_box, marks
 from chartspace.source import DataSource, group_rows
+from chartspace.verdicts import filter_note, unit_passes, verdict_choices
 from chartspace.views._common import (
     ALL,
     ViewHandle,
@@ -56,14 +58,18 @@ def _card(source: DataSource, preds: Any, config: str, split: str, cols: dict[st
 
 
 def family_page(source: DataSource, preds: Any, config: str, split: str, src: str, rtype: str,
-                index: int) -> dict[str, Any]:
+                index: int, verdict: str | None = None) -> dict[str, Any]:
     """Filter options, the family's header and its member cards."""
     cols = source.columns(RELEASE, config, split, COLUMNS)
     sources, rtypes = choices(cols["source"]), choices(cols["reasoning_type"])
     src, rtype = keep(src, sources, ALL), keep(rtype, rtypes, ALL)
+    verdicts = verdict_choices(preds, ALL)
+    verdict = keep(verdict, verdicts, ALL)
     families = [(fid, rows) for fid, rows in group_rows(cols["family_id"]).items()
-                if src in (ALL, cols["source"][rows[0]]) and rtype in (ALL, cols["reasoning_type"][rows[0]])]
+                if src in (ALL, cols["source"][rows[0]]) and rtype in (ALL, cols["reasoning_type"][rows[0]])
+                and unit_passes(preds, RELEASE, (cols["id"][i] for i in rows), verdict)]
     page = {"sources": sources, "source": src, "rtypes": rtypes, "rtype": rtype, "n": len(families),
+            "verdicts": verdicts, "verdict": verdict,
             "index": page_of(index, len(families)), "header": "", "grid": ""}
     if not families:
         return page
@@ -90,20 +96,22 @@ def build(source: DataSource, state: Any) -> ViewHandle:
         config = gr.Dropdown(label="Config", choices=[], elem_id="families-config")
         src = gr.Dropdown(label="Source template", choices=[ALL], value=ALL, elem_id="families-source")
         rtype = gr.Dropdown(label="Reasoning type", choices=[ALL], value=ALL, elem_id="families-reasoning")
+        verdict = gr.Dropdown(label="Predictions", choices=[ALL], value=ALL, elem_id="families-verdict")
     controls = pager("families", "Family")
     status = gr.HTML(elem_id="families-status")
     members = gr.HTML(elem_id="families-grid")
-    outputs = [config, src, rtype, controls[1], status, members]
+    outputs = [config, src, rtype, verdict, controls[1], status, members]
 
-    @guarded(len(outputs), status_at=4)
-    def render(preds, cfg, s, r, index):
+    @guarded(len(outputs), status_at=5)
+    def render(preds, cfg, s, r, v, index):
         cfg = pick_config(source, RELEASE, cfg, "all")
         split = keep("test", source.splits(RELEASE, cfg))
-        p = family_page(source, preds, cfg, split, s, r, index)
-        note = p["header"] if p["n"] else info_box("No family matches these filters.")
+        p = family_page(source, preds, cfg, split, s, r, index, v)
+        note = filter_note(p["header"], p["verdict"]) if p["n"] else info_box("No family matches these filters.")
         return (gr.update(choices=source.configs(RELEASE), value=cfg),
                 gr.update(choices=p["sources"], value=p["source"]),
-                gr.update(choices=p["rtypes"], value=p["rtype"]), p["index"], note, p["grid"])
+                gr.update(choices=p["rtypes"], value=p["rtype"]),
+                gr.update(choices=p["verdicts"], value=p["verdict"]), p["index"], note, p["grid"])
 
-    wire(render, state, [config, src, rtype], controls, outputs)
-    return ViewHandle(TITLE, render, [state, config, src, rtype, controls[1]], outputs)
+    wire(render, state, [config, src, rtype, verdict], controls, outputs)
+    return ViewHandle(TITLE, render, [state, config, src, rtype, verdict, controls[1]], outputs)

@@ -5,15 +5,20 @@ Coded to the row contract in ``docs/legend_schema.md``. A page is a counterfactu
 its expected behaviour (preserve / alter / abstain) and gold answer. Below it, the
 diagnostic chain of the target question: the ``chain_id`` rows of the same chart ordered
 parse → bind/locate → value → reason, with each model's verdict on the whole chain.
-Filters: config (snapshot and the three studies), intervention family and chart kind.
+Filters: config (snapshot and the three studies), intervention family, chart kind and, with
+predictions loaded, "only wrong" / "models disagree" (a group is listed when one shown member
+passes). Each card outlines the legend entries its question needs (the row's ``evidence``
+ids, located by its ``legend_boxes``) on the chart.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from chartspace.evidence import legend_boxes
 from chartspace.html import Markup, badge, card, esc, grid, info_box, marks, table
 from chartspace.source import DataSource, group_rows
+from chartspace.verdicts import filter_note, unit_passes, verdict_choices
 from chartspace.views._common import (
     ALL,
     ViewHandle,
@@ -32,7 +37,7 @@ RELEASE = "legend"
 TITLE = "Legend groups"
 COLUMNS = ("id", "group_id", "base_id", "chain_id", "chain_role", "capability", "template", "intervention",
            "intervention_family", "expected", "chart_kind", "question", "answer", "target", "legend_form",
-           "study_factor", "study_level")
+           "study_factor", "study_level", "evidence", "legend_boxes")
 CHAIN_ORDER = {"parse": 0, "bind": 1, "locate": 1, "value": 2, "reason": 3}
 """LegendBench's encoding -> binding -> inference order (locate replaces bind on colourbars)."""
 _EXPECTED_CSS = {"base": "cp-base", "alter": "cp-changed", "abstain": "cp-changed"}
@@ -50,7 +55,9 @@ def _card(source: DataSource, preds: Any, where: tuple[str, str], cols: dict[str
         lines.append(f"{cols['study_factor'][i]}: {cols['study_level'][i]}")
     if preds.runs:
         lines.append(marks(preds.lookup(RELEASE, cols["id"][i])))
-    uri = source.thumbnail(RELEASE, *where, i)
+    ev, where_boxes = cols.get("evidence"), cols.get("legend_boxes")  # absent from older releases
+    boxes = legend_boxes(ev[i], where_boxes[i]) if ev and where_boxes else ()  # the entries the question needs
+    uri = source.marked_thumbnail(RELEASE, *where, i, "image", boxes)
     return card(uri, title, lines, _EXPECTED_CSS.get(cols["expected"][i], ""))
 
 
@@ -84,19 +91,23 @@ def _chain_table(preds: Any, cols: dict[str, list], chains: dict[str, list[int]]
 
 
 def group_page(source: DataSource, preds: Any, config: str, split: str, family: str, kind: str,
-               index: int) -> dict[str, Any]:
+               index: int, verdict: str | None = None) -> dict[str, Any]:
     """Filter options, the group's header and cards, and its diagnostic chain."""
     cols = source.columns(RELEASE, config, split, COLUMNS)
     families = choices(f for f in cols["intervention_family"] if f != "none")
     kinds = choices(cols["chart_kind"])
     family, kind = keep(family, families, ALL), keep(kind, kinds, ALL)
+    verdicts = verdict_choices(preds, ALL)
+    verdict = keep(verdict, verdicts, ALL)
     groups = []
     for gid, rows in group_rows(cols["group_id"]).items():
         base = next((i for i in rows if cols["expected"][i] == "base"), rows[0])
         shown = [i for i in rows if i == base or family in (ALL, cols["intervention_family"][i])]
-        if kind in (ALL, cols["chart_kind"][base]) and len(shown) > (0 if family == ALL else 1):
+        if kind in (ALL, cols["chart_kind"][base]) and len(shown) > (0 if family == ALL else 1) \
+                and unit_passes(preds, RELEASE, (cols["id"][i] for i in shown), verdict):
             groups.append((gid, base, shown))
     page = {"families": families, "family": family, "kinds": kinds, "kind": kind, "n": len(groups),
+            "verdicts": verdicts, "verdict": verdict,
             "index": page_of(index, len(groups)), "header": "", "grid": "", "chain": ""}
     if not groups:
         return page
@@ -118,21 +129,23 @@ def build(source: DataSource, state: Any) -> ViewHandle:
         config = gr.Dropdown(label="Config", choices=[], elem_id="legend-config")
         family = gr.Dropdown(label="Intervention family", choices=[ALL], value=ALL, elem_id="legend-family")
         kind = gr.Dropdown(label="Chart kind", choices=[ALL], value=ALL, elem_id="legend-kind")
+        verdict = gr.Dropdown(label="Predictions", choices=[ALL], value=ALL, elem_id="legend-verdict")
     controls = pager("legend", "Group")
     status = gr.HTML(elem_id="legend-status")
     members = gr.HTML(elem_id="legend-grid")
     chain = gr.HTML(elem_id="legend-chain")
-    outputs = [config, family, kind, controls[1], status, members, chain]
+    outputs = [config, family, kind, verdict, controls[1], status, members, chain]
 
-    @guarded(len(outputs), status_at=4)
-    def render(preds, cfg, fam, knd, index):
+    @guarded(len(outputs), status_at=5)
+    def render(preds, cfg, fam, knd, vrd, index):
         cfg = pick_config(source, RELEASE, cfg, "snapshot")
         split = keep("test", source.splits(RELEASE, cfg))
-        p = group_page(source, preds, cfg, split, fam, knd, index)
-        note = p["header"] if p["n"] else info_box("No group matches these filters.")
+        p = group_page(source, preds, cfg, split, fam, knd, index, vrd)
+        note = filter_note(p["header"], p["verdict"]) if p["n"] else info_box("No group matches these filters.")
         return (gr.update(choices=source.configs(RELEASE), value=cfg),
                 gr.update(choices=p["families"], value=p["family"]),
-                gr.update(choices=p["kinds"], value=p["kind"]), p["index"], note, p["grid"], p["chain"])
+                gr.update(choices=p["kinds"], value=p["kind"]),
+                gr.update(choices=p["verdicts"], value=p["verdict"]), p["index"], note, p["grid"], p["chain"])
 
-    wire(render, state, [config, family, kind], controls, outputs)
-    return ViewHandle(TITLE, render, [state, config, family, kind, controls[1]], outputs)
+    wire(render, state, [config, family, kind, verdict], controls, outputs)
+    return ViewHandle(TITLE, render, [state, config, family, kind, verdict, controls[1]], outputs)

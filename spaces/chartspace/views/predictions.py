@@ -1,7 +1,8 @@
 """Predictions tab: load a model's predictions (upload, or the server's allowlisted folder).
 
 Accepted: lm-eval ``--log_samples`` files (``samples_<task>_<date>.jsonl``, one model per
-load; name it) and ``chartprobe score`` results (``.json``, every model in the file). Load
+load; name it; with lm-eval's ``results_<date>.json`` for the leaderboard) and ``chartprobe
+score`` results (``.json``, every model in the file). Load
 several models to compare them: every view then shows one badge per model on each item.
 Problems are reported in the page; the session's other models stay loaded.
 
@@ -37,7 +38,10 @@ log = logging.getLogger("chartspace")
 INTRO = f"""Load predictions to mark every item in the views as correct (✓) or wrong (✗) with the
 model's answer. **lm-eval samples**: the `samples_<task>_<date>.jsonl` files that
 `lm_eval --log_samples` (or `chartprobe validate --samples-out`) writes, for one model per load
-(give it a name). **Results**: the `.json` written by `chartprobe score` (all its models).
+(give it a name), with lm-eval's `results_<date>.json` for the leaderboard; a server folder is an
+lm-eval `--output_path` model folder as it was written (`out/eval/<model>/`). Samples of tasks that
+are not chartprobe's are skipped with a note. **Results**: the `.json` written by `chartprobe
+score` (all its models).
 At most {MAX_FILE_BYTES // 2**20} MB per file and {MAX_TOTAL_BYTES // 2**20} MB per load; files are deleted from
 the server as soon as they are read. Load a second model to compare them side by side."""
 

@@ -1,8 +1,9 @@
 """Probes view (``chartprobe-probes``): one chart with all its probes, grounding boxes drawn.
 
 Filters: domain (the config: bar, hbar, pie, shapes and the held-out ``cr_*`` sets), split,
-skill and template. Charts are the pages; a chart is listed when one of its probes passes
-the filters, and the table shows those probes. Gold boxes of ``bbox`` probes are outlined
+skill, template and, with predictions loaded, "only wrong" / "models disagree"
+(:mod:`chartspace.verdicts`). Charts are the pages; a chart is listed when one of its probes
+passes the filters, and the table shows those probes. Gold boxes of ``bbox`` probes are outlined
 in green, each loaded model's parsed box in red.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 from chartspace.html import Markup, esc, info_box, marks, table
 from chartspace.images import GOLD, PRED, draw_boxes
 from chartspace.source import DataSource, group_rows
+from chartspace.verdicts import filter_note, item_passes, verdict_choices
 from chartspace.views._common import (
     ALL,
     ViewHandle,
@@ -54,21 +56,28 @@ def _boxes(cols: dict[str, list], rows: list[int], preds: Any) -> list[tuple]:
 
 
 def chart_page(source: DataSource, preds: Any, config: str, split: str, skill: str, template: str,
-               index: int) -> dict[str, Any]:
+               index: int, verdict: str | None = None) -> dict[str, Any]:
     """Everything one page shows: filter options, the chart image and its probe table."""
     cols = source.columns(RELEASE, config, split, COLUMNS)
+    verdicts = verdict_choices(preds, ALL)
+    verdict = keep(verdict, verdicts, ALL)
+
+    def shows(i: int) -> bool:
+        return _matches(cols, i, skill, template) and item_passes(preds, RELEASE, cols["id"][i], verdict)
+
     skills = choices(cols["skill"])
     skill = keep(skill, skills, ALL)
     templates = choices(t for t, s in zip(cols["template_id"], cols["skill"]) if skill == ALL or s == skill)
     template = keep(template, templates, ALL)
     charts = [(cid, rows) for cid, rows in group_rows(cols["chart_id"]).items()
-              if any(_matches(cols, i, skill, template) for i in rows)]
+              if any(shows(i) for i in rows)]
     page = {"skills": skills, "skill": skill, "templates": templates, "template": template,
+            "verdicts": verdicts, "verdict": verdict,
             "n": len(charts), "index": page_of(index, len(charts)), "image": None, "table": "", "chart_id": None}
     if not charts:
         return page
     chart_id, rows = charts[page["index"] - 1]
-    shown = [i for i in rows if _matches(cols, i, skill, template)]
+    shown = [i for i in rows if shows(i)]
     image = source.image(RELEASE, config, split, rows[0])
     boxes = _boxes(cols, shown, preds)
     page["image"] = draw_boxes(image, boxes) if boxes else image
@@ -90,24 +99,27 @@ def build(source: DataSource, state: Any) -> ViewHandle:
         split = gr.Dropdown(label="Split", choices=[], elem_id="probes-split")
         skill = gr.Dropdown(label="Skill", choices=[ALL], value=ALL, elem_id="probes-skill")
         template = gr.Dropdown(label="Template", choices=[ALL], value=ALL, elem_id="probes-template")
+        verdict = gr.Dropdown(label="Predictions", choices=[ALL], value=ALL, elem_id="probes-verdict")
     controls = pager("probes", "Chart")
     status = gr.HTML(elem_id="probes-status")
     with gr.Row():
         image = gr.Image(label="Chart", type="pil", interactive=False, elem_id="probes-image", scale=1)
         probes = gr.HTML(elem_id="probes-table")
-    outputs = [config, split, skill, template, controls[1], status, image, probes]
+    outputs = [config, split, skill, template, verdict, controls[1], status, image, probes]
 
-    @guarded(len(outputs), status_at=5)
-    def render(preds, cfg, spl, skl, tpl, index):
+    @guarded(len(outputs), status_at=6)
+    def render(preds, cfg, spl, skl, tpl, vrd, index):
         cfg = pick_config(source, RELEASE, cfg, "bar")
         splits = source.splits(RELEASE, cfg)
         spl = keep(spl, splits, "test")
-        p = chart_page(source, preds, cfg, spl, skl, tpl, index)
-        note = (f"Chart {p['index']} of {p['n']} — <code>{esc(p['chart_id'])}</code>" if p["n"]
+        p = chart_page(source, preds, cfg, spl, skl, tpl, index, vrd)
+        note = (filter_note(f"Chart {p['index']} of {p['n']} — <code>{esc(p['chart_id'])}</code>", p["verdict"])
+                if p["n"]
                 else info_box("No chart has a probe matching these filters."))
         return (gr.update(choices=source.configs(RELEASE), value=cfg), gr.update(choices=splits, value=spl),
                 gr.update(choices=p["skills"], value=p["skill"]),
-                gr.update(choices=p["templates"], value=p["template"]), p["index"], note, p["image"], p["table"])
+                gr.update(choices=p["templates"], value=p["template"]),
+                gr.update(choices=p["verdicts"], value=p["verdict"]), p["index"], note, p["image"], p["table"])
 
-    wire(render, state, [config, split, skill, template], controls, outputs)
-    return ViewHandle("Probes", render, [state, config, split, skill, template, controls[1]], outputs)
+    wire(render, state, [config, split, skill, template, verdict], controls, outputs)
+    return ViewHandle("Probes", render, [state, config, split, skill, template, verdict, controls[1]], outputs)

@@ -1,0 +1,81 @@
+"""The leaderboard: model × task metrics of the loaded runs, from lm-eval's table or our rescoring.
+
+Two sources, because they answer different questions: **lm-eval results** is the table
+lm-eval printed for the run (its ``results_*.json``, with lm-eval's standard errors), and
+**chartprobe score** is what ``chartprobe score`` recomputes from the samples with the
+current scorer (a results ``.json`` loaded directly has only this one). Rows are
+(task, metric), columns the models; a model without the task shows "–".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from chartspace.predictions import PredictionSet
+
+__all__ = ["LM_EVAL", "RESCORED", "Board", "board", "cell", "sources"]
+
+LM_EVAL = "lm-eval results"
+RESCORED = "chartprobe score"
+ALL_METRICS = "(all metrics)"
+
+Value = tuple[float | None, float | None]
+
+
+@dataclass
+class Board:
+    """What the leaderboard tab shows for one choice of source and metric."""
+
+    source: str
+    metric: str
+    metrics: list[str]
+    models: list[str]
+    rows: list[tuple[str, str, list[Value | None]]] = field(default_factory=list)
+    """(task, metric, one value per model: (value, stderr), or None when the model lacks it)."""
+
+    @property
+    def tasks(self) -> list[str]:
+        """The tasks on the board, in row order, each once."""
+        return list(dict.fromkeys(task for task, _, _ in self.rows))
+
+
+def sources(preds: PredictionSet) -> list[str]:
+    """The sources some loaded run has, lm-eval's table first."""
+    out = [LM_EVAL] if any(run.lm_eval for run in preds.runs.values()) else []
+    return out + ([RESCORED] if any(run.results for run in preds.runs.values()) else [])
+
+
+def _tables(preds: PredictionSet, source: str) -> dict[str, dict[str, dict[str, Value]]]:
+    """model -> task -> metric -> (value, stderr) from ``source``."""
+    if source == LM_EVAL:
+        return {name: run.lm_eval for name, run in preds.runs.items() if run.lm_eval}
+    return {name: {t: {m: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None, None)
+                       for m, v in metrics.items()} for t, metrics in run.task_metrics().items()}
+            for name, run in preds.runs.items() if run.results}
+
+
+def board(preds: PredictionSet, source: str | None = None, metric: str | None = None) -> Board:
+    """The leaderboard of the loaded runs: every task any of them has, one row per metric
+    (or only ``metric``); ``source`` defaults to lm-eval's table when a run has one."""
+    available = sources(preds)
+    source = source if source in available else (available[0] if available else RESCORED)
+    tables = _tables(preds, source)
+    tasks = sorted({t for table in tables.values() for t in table})
+    metrics = list(dict.fromkeys(m for t in tasks for table in tables.values() for m in table.get(t, {})))
+    metric = metric if metric in metrics else ALL_METRICS
+    out = Board(source, metric, [ALL_METRICS, *metrics], list(tables))
+    for task in tasks:
+        names = list(dict.fromkeys(m for table in tables.values() for m in table.get(task, {})))
+        for name in names if metric == ALL_METRICS else [n for n in names if n == metric]:
+            out.rows.append((task, name, [tables[model].get(task, {}).get(name) for model in out.models]))
+    return out
+
+
+def cell(value: Value | None) -> str:
+    """A value as the table shows it: ``0.500 ± 0.100`` (stderr when known), "n/a" for no number, "–" for absent."""
+    if value is None:
+        return "–"
+    v, se = value
+    if v is None:
+        return "n/a"
+    return f"{v:.3f}" + (f" ± {se:.3f}" if se is not None else "")
