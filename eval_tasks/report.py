@@ -10,14 +10,14 @@ always drawn, so every report has at least one figure per suite plus the overvie
 from __future__ import annotations
 
 import json
-import math
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
+from .markdown import markdown_table
 from .results import load_results_with_provenance
 from .suites import suite_for_release
 from .suites._base import Check
@@ -25,19 +25,6 @@ from .task_index import task_index
 from .validate import ValidityReport, render_markdown
 
 __all__ = ["build_report", "markdown_table"]
-
-
-def _fmt(v: Any) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    return f"{v:.3f}" if isinstance(v, float) else str(v)
-
-
-def markdown_table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    """A GitHub markdown table (floats with 3 decimals, None as an en dash)."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from .report import markdown_table
+from .markdown import markdown_table
 from .report_plots import FORMATS
 
 __all__ = ["GROUPS", "families_section", "figures_section", "group_averages", "sections"]

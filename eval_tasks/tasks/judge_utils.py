@@ -27,6 +27,7 @@ from typing import Any
 
 from chartprobe.eval_tasks.data import load_release
 from chartprobe.eval_tasks.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 
@@ -63,7 +64,7 @@ def load_cpa(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", 
     text = prompt("judge_cpa")
     out = {}
     for split, ds in load_release(chartprobe_release, chartprobe_config, **metadata).items():
-        keep = ["pair_id", "criterion", "dimension", "strategy", "chart_kind", "image_token"]
+        keep = ["pair_id", "criterion", "dimension", "strategy", "chart_kind", "image_token", "release_hash"]
         orders = []
         for order, first, second, gold in (("better_first", "image_better", "image_worse", "A"),
                                            ("worse_first", "image_worse", "image_better", "B")):
@@ -104,13 +105,13 @@ CRJ_METRICS = ["accuracy", "precision", "recall", "specificity", "f1", "accept_r
 def process_cpa(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
     """One order of one pair -> its record, under every CPA metric (aggregated across documents)."""
     rec = jm.cpa_record(doc, results)
-    return {m: rec for m in CPA_METRICS}
+    return share(rec, CPA_METRICS)  # logged once per line, not once per metric
 
 
 def process_crj(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
     """One CRJ item -> its record, under every CRJ metric."""
     rec = jm.crj_record(doc, results)
-    return {m: rec for m in CRJ_METRICS}
+    return share(rec, CRJ_METRICS)
 
 
 def _k(records: list[dict], key: str) -> int:
