@@ -1,13 +1,28 @@
-"""How long ``chartprobe report`` takes on 1M scored records (goal: <= 30 s, linear in records).
+"""``chartprobe score`` and ``chartprobe report`` at scale: time and peak memory on 1M records.
 
-Synthesizes a results file with N scored probe records (default 1,000,000) spread over two
-models, every task, template and skill of the probes suite, then times loading +
-summarizing + plotting + writing the report. Run: ``python benchmarks/report_scale.py [N]``.
+Goals (issue #18): ``score`` over 1M records in <= 30 s with peak RSS <= 500 MB, flat in the
+number of records; ``report`` on 1M scored records in <= 30 s.
+
+``score``: a probes release (built here at ``--preset``, default small, unless ``--releases``
+names a folder holding ``chartprobe-probes/``) is answered by as many models as it takes to
+reach the record count, each model's answers drawn from its own RNG (gold, gold in a sentence,
+a hedge, a wrong option, a wrong number), written as lm-eval ``--log_samples`` files. The
+scorer runs as a subprocess (its own peak RSS, nothing of this script's) on the full set and on
+a tenth of it, side by side: flat memory shows as a peak-RSS ratio near 1 while records grow 10x.
+
+``report``: synthesizes a results file with N scored probe records spread over two models,
+every task, template and skill of the probes suite, then times loading + summarizing + plotting
++ writing the report.
+
+Run: ``python benchmarks/report_scale.py [--records N] [--releases DIR] [--only score|report]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,6 +35,7 @@ from chartprobe.eval_tasks.task_index import task_index
 SKILL_TEMPLATES = {"perception": ["P-COUNT-BARS", "P-HEIGHT-2X", "P-TREND-PATTERN"],
                    "grounding": ["G-VT-TALLEST", "G-TV-VALUE-B", "G-BBOX-ELEMENT"],
                    "reasoning": ["R-ARITH-TOTAL", "R-RANK-TOP3", "R-ARITH-MEAN"]}
+STAMP = "2026-01-01T00-00-00.000000"
 
 
 def synthetic_records(n: int, seed: int = 0) -> list[dict]:
@@ -45,7 +61,8 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
     return out
 
 
-def main(n: int = 1_000_000) -> float:
+def bench_report(n: int) -> float:
+    """Seconds ``build_report`` takes on ``n`` scored records (two models)."""
     from chartprobe.eval_tasks.report import build_report
 
     with tempfile.TemporaryDirectory(prefix="cp-report-scale-") as tmp:
@@ -61,9 +78,92 @@ def main(n: int = 1_000_000) -> float:
         start = time.perf_counter()
         build_report([path], Path(tmp) / "report")
         elapsed = time.perf_counter() - start
-    print(f"chartprobe report on {n:,} scored records: {elapsed:.1f} s (goal <= 30 s)")
+    print(f"report on {n:,} scored records: {elapsed:.1f} s (goal <= 30 s)")
     return elapsed
 
 
+def _answers(docs: list[dict], rng: np.random.Generator) -> list[str]:
+    """One model's responses: mostly right, some wrong, some in sentences or hedged, as VLMs answer."""
+    out = []
+    for d, u in zip(docs, rng.random(len(docs))):
+        gold = str(d.get("answer", ""))
+        options = [str(o) for o in (d.get("options") or []) if str(o) != gold]
+        if u < 0.45:
+            out.append(gold)
+        elif u < 0.65:
+            out.append(f"Looking at the chart, the answer is {gold}.")
+        elif u < 0.72:
+            out.append(f"<think>The marks suggest {gold}.</think> It might be {gold}, but I am not certain.")
+        elif options:
+            out.append(options[int(u * 1000) % len(options)])
+        else:
+            out.append(str(int(u * 97)))
+    return out
+
+
+def write_model_samples(releases: Path, out: Path, records: int) -> int:
+    """lm-eval samples of enough models over every probes task to reach ``records``; returns the count."""
+    from chartprobe.eval_tasks.gold import ReleaseGold
+    from chartprobe.eval_tasks.predictions import write_samples
+
+    gold = ReleaseGold(releases)
+    tasks = [(t.task, list(gold.documents(t).values())) for t in task_index().values() if t.release == "probes"]
+    per_model = sum(len(docs) for _, docs in tasks)
+    written = 0
+    for m in range(-(-records // per_model)):
+        rng = np.random.default_rng([18, m])
+        for task, docs in tasks:
+            write_samples(out / f"model-{m:05d}", task, docs, _answers(docs, rng), STAMP)
+        written += per_model
+    return written
+
+
+def run_score(samples: Path, releases: Path, out: Path) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one ``chartprobe score`` subprocess."""
+    cmd = [sys.executable, "-m", "chartprobe", "score", "--samples", str(samples), "--out", str(out),
+           "--releases", str(releases), "--quiet"]
+    # RUSAGE_CHILDREN's maxrss is the largest child so far: run the small set first, then the full one.
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def bench_score(records: int, releases: Path | None, preset: str) -> tuple[float, float]:
+    """Time and peak RSS of ``score`` on ``records`` records, beside a tenth of them."""
+    with tempfile.TemporaryDirectory(prefix="cp-score-scale-") as tmp:
+        tmp = Path(tmp)
+        if releases is None:
+            from chartprobe.dataset_builders.release.hub import build_release
+
+            releases = tmp / "releases"
+            build_release("probes", releases, preset, num_proc=2)
+        start = time.perf_counter()
+        small = write_model_samples(releases, tmp / "tenth", max(1, records // 10))
+        full = write_model_samples(releases, tmp / "full", records)
+        print(f"wrote {small:,} + {full:,} sample lines in {time.perf_counter() - start:.0f} s")
+        t_small, rss_small = run_score(tmp / "tenth", releases, tmp / "tenth.json")
+        t_full, rss_full = run_score(tmp / "full", releases, tmp / "full.json")
+    print(f"score on {small:,} records: {t_small:.1f} s, peak RSS {rss_small:.0f} MB")
+    print(f"score on {full:,} records: {t_full:.1f} s (goal <= 30 s), peak RSS {rss_full:.0f} MB (goal <= 500 MB)")
+    print(f"records x{full / small:.1f} -> time x{t_full / t_small:.1f}, peak RSS x{rss_full / rss_small:.2f} "
+          f"({(t_full - t_small) / (full - small) * 1e6:.0f} us per extra record)")
+    return t_full, rss_full
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--records", type=int, default=1_000_000, help="records to score / report (default 1M)")
+    p.add_argument("--releases", type=Path, default=None,
+                   help="folder holding chartprobe-probes/ (default: build one at --preset in a temp folder)")
+    p.add_argument("--preset", default="small", help="preset of the probes release built when --releases is not given")
+    p.add_argument("--only", choices=("score", "report"), default=None, help="run one of the two benchmarks")
+    args = p.parse_args(argv)
+    if args.only in (None, "score"):
+        bench_score(args.records, args.releases, args.preset)
+    if args.only in (None, "report"):
+        bench_report(args.records)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    main()

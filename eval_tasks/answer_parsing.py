@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from .answer_words import MONTH_ALIASES, is_hedge, last_number_words
 
@@ -20,12 +21,32 @@ Aliases = Mapping[str, Sequence[str]] | None
 ABSTAIN_NORMALIZED = "i don't know"
 
 
+_APOSTROPHES = re.compile(r"['’‘`´]")
+_NON_DECIMAL_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
+_PUNCTUATION = re.compile(r"[^\w.%]+|_+")
+_ARTICLE = re.compile(r"^the ")
+
+
 def norm_text(s: str) -> str:
-    """Casefold, NFKC, drop apostrophes and non-decimal dots, punctuation to spaces, collapse spaces."""
+    """Casefold, NFKC, drop apostrophes and non-decimal dots, punctuation to spaces, collapse spaces.
+
+    Short strings are cached: the same labels, options and alias tables are normalised for every
+    document scored (``chartprobe score`` over many models spent most of its time here); long
+    model responses are not, so the cache stays a few MB.
+    """
+    return _norm_short(s) if len(s) <= 256 else _norm_text(s)
+
+
+@lru_cache(maxsize=1 << 15)
+def _norm_short(s: str) -> str:
+    return _norm_text(s)
+
+
+def _norm_text(s: str) -> str:
     s = unicodedata.normalize("NFKC", s).casefold().replace("&", " and ")
-    s = re.sub(r"['’‘`´]", "", s)
-    s = re.sub(r"(?<!\d)\.|\.(?!\d)", "", s)
-    s = re.sub(r"[^\w.%]+|_+", " ", s)
+    s = _APOSTROPHES.sub("", s)
+    s = _NON_DECIMAL_DOT.sub("", s)
+    s = _PUNCTUATION.sub(" ", s)
     return " ".join(s.split())
 
 
@@ -66,7 +87,7 @@ def label_key(s: str, aliases: Aliases = None, index: dict[str, str] | None = No
     """Label canonical form: :func:`norm_text`, lead-ins ("the answer is") and article removed, aliases."""
     s = norm_text(s)
     s = LEAD_IN.sub("", s, count=1)
-    s = re.sub(r"^the ", "", s)
+    s = _ARTICLE.sub("", s)
     index = _alias_index(aliases) if index is None else index
     return index.get(s, s)
 

@@ -2,7 +2,7 @@
 
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
+    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--quiet]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
                         [--compare A B] [--allow-mixed-releases]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
@@ -18,7 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
-from chartprobe.dataset_builders.core.atomic import atomic_write_files, atomic_write_text
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
 __all__ = ["add_harness_parsers", "add_parsers", "cmd_report", "cmd_score", "cmd_validate", "known_errors"]
 
@@ -41,20 +41,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     from chartprobe.errors import check_output, no_new_folders
 
-    from .results import score_samples
+    from .rescore import write_scored
 
     check_output(args.out, "--out")
     _check_release_root(args.releases)
-    results = score_samples(args.samples, releases=args.releases, allow_partial=args.allow_partial)
     out = Path(args.out)
-    with no_new_folders(out.parent):
-        atomic_write_text(out, json.dumps(results, default=str))  # a failed rescore keeps the old results
-    for model, entry in results["models"].items():
-        for task, t in entry["tasks"].items():
+    with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
+        tasks, skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
+                                      progress=not args.quiet)
+    for model, entries in tasks.items():
+        for task, t in entries.items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
             label = " PARTIAL" if t["partial"] else ""
             print(f"{model}\t{task}\tn={t['n']}\tcoverage={t['coverage']:.3f}{label}\t{nums}")
-    for task, n in results["skipped_tasks"].items():
+    for task, n in skipped.items():
         print(f"skipped {n} samples of unknown task {task}")
     print(f"results: {out}")
     return 0
@@ -178,6 +178,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--allow-partial", action="store_true",
                    help="score a run that covers only part of a task over what it covers, labelled partial "
                         "(default: the missing documents count as wrong)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar (one step per model scored)")
     s.set_defaults(func=cmd_score)
 
     r = sub.add_parser("report", help="capability profiles, comparison tables and plots from results")

@@ -37,27 +37,30 @@ class ReleaseGold:
     def __init__(self, root: str | Path | None = None) -> None:
         root = root if root is not None else os.environ.get(ENV_VAR)
         self.root = Path(root).expanduser() if root else None
-        self._rows: dict[str, dict[tuple[str, str], list[dict[str, Any]]]] = {}
+        self._rows: dict[str, dict[tuple[str, str], list[dict[str, Any]]]] = {}  # release or release/config/split
         self._docs: dict[str, dict[str, Row]] = {}
         self._positions: dict[str, dict[str, int]] = {}
         self._suites: dict[str, Any] = {}
         self.provenance: dict[str, dict[str, Any]] = {}
         """Release name -> :class:`~chartprobe.eval_tasks.provenance.ReleaseProvenance` as JSON (recorded in results)."""
 
-    def _release_rows(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
-        if release not in self._rows:
-            self._rows[release] = self._load(release)
-        return self._rows[release]
-
-    def _load(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
-        if self.root is not None:
+    def _split_rows(self, release: str, config: str, split: str) -> list[dict[str, Any]] | None:
+        """The rows of one config/split (None if the release has none), read once, only when a task needs them."""
+        if self.root is None:  # the Hub: datasets loads and caches whole configs
+            if release not in self._rows:
+                self._rows[release] = self._load_hub(release)
+            return self._rows[release].get((config, split))
+        key = f"{release}\x00{config}\x00{split}"
+        if key not in self._rows:
             folder = self.root / release_folder_name(release)
             if not (folder / "README.md").is_file():
                 raise PredictionsError(f"the gold comes from the release, but {folder} is not a release folder "
                                        f"(pass --releases DIR holding chartprobe-{release}/, or set {ENV_VAR})")
-            self.provenance[release] = release_provenance(release, {"path": str(folder)}).to_json()
-            return load_release_rows(folder)
-        return self._load_hub(release)
+            if release not in self.provenance:
+                self.provenance[release] = release_provenance(release, {"path": str(folder)}).to_json()
+            # Only the split a task scores: a test-split run never reads the (larger) train split.
+            self._rows[key] = load_release_rows(folder, only={(config, split)})
+        return self._rows[key].get((config, split))
 
     def _load_hub(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
         import datasets
@@ -79,7 +82,7 @@ class ReleaseGold:
     def documents(self, task: TaskData) -> dict[str, Row]:
         """Document key (the suite's ``doc_key``) -> document of ``task``, in task order (:mod:`.doc_order`)."""
         if task.task not in self._docs:
-            rows = self._release_rows(task.release).get((task.config, task.split))
+            rows = self._split_rows(task.release, task.config, task.split)
             if rows is None:
                 raise PredictionsError(f"release {task.release} has no {task.config}/{task.split} "
                                        f"(task {task.task})")

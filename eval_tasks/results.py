@@ -1,8 +1,6 @@
-"""Scored results: rescoring saved predictions (``chartprobe score``) and reading results back.
+"""Scored results: the results file ``chartprobe score`` writes (:mod:`.rescore`) and reading it back.
 
-Saved predictions (lm-eval ``--log_samples`` files or agent predictions) are rescored with
-the current scorer and the suite of each task, decoupled from generation. A results file
-holds, per model, the per-task metrics (lm-eval's aggregations recomputed from records),
+A results file holds, per model, the per-task metrics (lm-eval's aggregations recomputed from records),
 the per-suite summaries and the scored records themselves, stored column-wise (compact,
 fast to load) so ``chartprobe report`` can merge files and recompute everything.
 """
@@ -14,12 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .predictions import PredictionsError, iter_samples, read_json, sample_files
-from .suites import suite_for_release, suite_for_task
+from .predictions import PredictionsError, read_json
+from .suites import suite_for_release
 from .task_index import task_index
 
-__all__ = ["FORMAT", "from_columns", "load_results", "load_results_with_provenance", "score_samples",
-           "summarize_records", "to_columns"]
+__all__ = ["FORMAT", "from_columns", "load_results", "load_results_with_provenance", "summarize_records",
+           "to_columns"]
 
 FORMAT = "chartprobe-results/1"
 
@@ -63,87 +61,6 @@ def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> d
             tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_metrics(index[task], recs)}
         suites[suite_name] = suite.summarize(_dedupe(records))
     return {"tasks": tasks, "suites": suites}
-
-
-def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = None,
-                  allow_partial: bool = False) -> dict[str, Any]:
-    """Rescore every samples file under ``paths``; returns the results document.
-
-    The gold comes from the release (:class:`~chartprobe.eval_tasks.gold.ReleaseGold`: ``releases``,
-    else ``CHARTPROBE_DATA``, else the Hub), looked up by document id, never from the samples. A run
-    that covers fewer documents than its task has is scored over the full task, the missing ones
-    as wrong (an empty answer), unless ``allow_partial``: then over what it covers, and its task
-    entry says ``partial``. Every task entry records its ``coverage``. Provenance: ``releases`` names
-    each release scored (path, revision, preset, generator version, content hash), ``provenance``
-    the chartprobe and lm-eval versions that scored, and each model's ``runs`` the lm-eval runs
-    (model, model and generation arguments) read from the results files next to its samples.
-    """
-    from .gold import ReleaseGold
-    from .provenance import read_lm_eval_run, software
-
-    gold = ReleaseGold(releases)
-    index = task_index()
-    records: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
-    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
-    sources: dict[str, list[str]] = defaultdict(list)
-    runs: dict[str, list[dict[str, Any]]] = defaultdict(list)  # lm-eval runs: model and generation arguments
-    skipped: dict[str, int] = defaultdict(int)
-    suites: dict[str, Any] = {}
-    files, read = sample_files(paths), 0
-    for path in files:
-        for s in iter_samples(path):
-            read += 1
-            if s.task not in suites:
-                suites[s.task] = suite_for_task(s.task)
-            suite = suites[s.task]
-            if suite is None:  # not a chartprobe task: counted, never fatal
-                skipped[s.task] += 1
-                continue
-            doc = gold.document(index[s.task], s.doc, f"{path.name} line {s.doc_id + 1}")
-            key = suite.doc_key(doc)
-            if key in seen[(s.model, s.task)]:
-                continue
-            seen[(s.model, s.task)].add(key)
-            position = gold.position(index[s.task], doc)
-            records[s.model][suite.name].append(_record(suite, doc, s.prediction, s.task, position))
-        sources[path.parent.name].append(str(path))
-        run = read_lm_eval_run(path)
-        if run is not None and run not in runs[path.parent.name]:
-            runs[path.parent.name].append(run)
-    if not read:  # empty files would otherwise give a results file without a single model
-        raise PredictionsError(f"no samples in {', '.join(map(str, files))}")
-    coverage = {}
-    for (model, task), ids in sorted(seen.items()):
-        docs = gold.documents(index[task])
-        coverage[(model, task)] = len(ids) / len(docs) if docs else 1.0
-        if allow_partial and coverage[(model, task)] < 1.0:  # every record says so, for `report`
-            for rec in (r for rs in records[model].values() for r in rs if r["task"] == task):
-                rec["partial"] = True
-        if not allow_partial:  # missing documents are wrong answers, not absent ones
-            suite = suites[task]
-            for position, (doc_id, doc) in enumerate(docs.items()):
-                if doc_id not in ids:
-                    records[model][suite.name].append(_record(suite, doc, "", task, position, missing=True))
-    models = {}
-    for model, by_suite in sorted(records.items()):
-        summary = summarize_records(by_suite)
-        for task, entry in summary["tasks"].items():
-            entry["coverage"] = coverage[(model, task)]
-            entry["partial"] = allow_partial and entry["coverage"] < 1.0
-        models[model] = {"sources": sources[model], "runs": runs[model], **summary,
-                         "records": {k: to_columns(v) for k, v in by_suite.items()}}
-    return {"format": FORMAT, "models": models, "skipped_tasks": dict(skipped),
-            "releases": gold.provenance, "gold": "release", "provenance": software()}
-
-
-def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_id: int,
-            missing: bool = False) -> dict[str, Any]:
-    """A scored record; ``doc_id`` is the document's position in its task (lm-eval's doc_id)."""
-    rec = suite.score(doc, prediction)
-    rec.update(task=task, doc_id=doc_id, row_id=doc.get("id"))
-    if missing:
-        rec["missing"] = True
-    return rec
 
 
 _RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, float), "doc_id": (int,)}

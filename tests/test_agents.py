@@ -14,7 +14,7 @@ from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
 from chartprobe.eval_tasks.agents import AGENTS
 from chartprobe.eval_tasks.predictions import load_release_rows
-from chartprobe.eval_tasks.results import score_samples
+from chartprobe.eval_tasks.rescore import score_samples
 from chartprobe.eval_tasks.suites import SUITES, suite_for_release
 from chartprobe.eval_tasks.task_index import task_index
 from chartprobe.eval_tasks.tasks import probes_utils

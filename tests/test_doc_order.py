@@ -18,7 +18,8 @@ from chartprobe.eval_tasks.doc_order import interleave
 from chartprobe.eval_tasks.gold import ReleaseGold
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.predictions import write_samples
-from chartprobe.eval_tasks.results import from_columns, score_samples
+from chartprobe.eval_tasks.rescore import score_samples
+from chartprobe.eval_tasks.results import from_columns
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.task_index import TASKS_DIR, _load, task_index
 

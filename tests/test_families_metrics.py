@@ -141,7 +141,7 @@ def test_resolution_rows_scored_with_the_families_task_are_not_extra_reconstruct
     """Issue: scoring chartprobe_families_resolution with chartprobe_families counted the 100/75/50%
     rescaled reconstructions as reconstructions (RA 0.156 instead of 0.625)."""
     from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
-    from chartprobe.eval_tasks.results import score_samples
+    from chartprobe.eval_tasks.rescore import score_samples
 
     rows = load_release_rows(release_root / "chartprobe-families")
     main, res = rows[("all", "test")], rows[("resolution", "test")]

@@ -8,7 +8,8 @@ import json
 import pytest
 from chartprobe.eval_tasks.commands import add_parsers
 from chartprobe.eval_tasks.predictions import iter_samples, load_release_rows, sample_files, write_samples
-from chartprobe.eval_tasks.results import from_columns, score_samples, to_columns
+from chartprobe.eval_tasks.rescore import score_samples
+from chartprobe.eval_tasks.results import from_columns, to_columns
 from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
 
 
@@ -106,14 +107,21 @@ def test_write_samples_round_trips(tmp_path):
     assert (s.task, s.doc_id, s.prediction, "image" in s.doc) == ("chartprobe_smoke", 0, "1", False)
 
 
-def test_report_scale_benchmark_runs_small():
+def test_report_scale_benchmark_runs_small(release_root, capsys):
     import importlib.util
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location("report_scale", Path(__file__).parents[1] / "benchmarks" / "report_scale.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    assert mod.main(5_000) < 30
+    mod.main(["--records", "700", "--releases", str(release_root)])
+    out = capsys.readouterr().out
+    # score runs on a tenth and on all of the records (whole models: each answers every probes task once)
+    import re
+
+    scored = re.findall(r"score on ([\d,]+) records: [\d.]+ s.*peak RSS (\d+) MB", out)
+    assert len(scored) == 2 and int(scored[1][0].replace(",", "")) >= 700 > int(scored[0][0].replace(",", "")), out
+    assert "report on 700 scored records" in out
 
 
 def _crj_docs(release_root):

@@ -277,7 +277,7 @@ def test_uploads_are_size_limited_schema_checked_and_paths_allowlisted(tmp_path,
 
 
 def test_results_files_give_the_same_verdicts_as_their_samples(predictions, release_root, tmp_path, monkeypatch):
-    from chartprobe.eval_tasks.results import score_samples
+    from chartprobe.eval_tasks.rescore import score_samples
     from chartspace.predictions import load_allowed, load_uploads
 
     monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))  # what `app.py --data` sets: the gold's releases

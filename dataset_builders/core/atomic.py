@@ -16,10 +16,12 @@ from __future__ import annotations
 import os
 import secrets
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
-__all__ = ["atomic_write", "atomic_write_files", "atomic_write_text"]
+__all__ = ["atomic_open", "atomic_write", "atomic_write_files", "atomic_write_text"]
 
 
 def _write_all(fh, data: bytes) -> None:
@@ -27,8 +29,9 @@ def _write_all(fh, data: bytes) -> None:
     fh.write(data)
 
 
-def _stage(path: Path, data: bytes) -> Path:
-    """Write ``data`` to a new temp file beside ``path`` and return the temp file's path."""
+@contextmanager
+def _staged(path: Path) -> Iterator[tuple[Path, IO[bytes]]]:
+    """A new temp file beside ``path``, open for writing; flushed and fsynced on exit, removed on failure."""
     # The pid in the name tells whose file it is; O_EXCL never reuses someone else's, and
     # mode 0o666 lets the umask decide the permissions exactly as a plain open() would.
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
@@ -37,7 +40,7 @@ def _stage(path: Path, data: bytes) -> Path:
         with os.fdopen(fd, "wb") as fh:
             if path.exists():  # replacing a file keeps its permissions, as rewriting it would
                 os.chmod(fh.fileno(), stat.S_IMODE(path.stat().st_mode))
-            _write_all(fh, data)
+            yield tmp, fh
             fh.flush()
             # Delayed allocation can report a full disk only here; renaming before it
             # would put an empty or cut-off file in place of a good one.
@@ -45,7 +48,43 @@ def _stage(path: Path, data: bytes) -> Path:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _stage(path: Path, data: bytes) -> Path:
+    """Write ``data`` to a new temp file beside ``path`` and return the temp file's path."""
+    with _staged(path) as (tmp, fh):
+        _write_all(fh, data)
     return tmp
+
+
+class _TextSink:
+    """What :func:`atomic_open` hands out: ``write(str)`` encoded through :func:`_write_all`."""
+
+    def __init__(self, fh: IO[bytes], encoding: str) -> None:
+        self._fh, self._encoding = fh, encoding
+
+    def write(self, text: str) -> int:
+        _write_all(self._fh, text.encode(self._encoding))
+        return len(text)
+
+
+@contextmanager
+def atomic_open(path: str | Path, *, encoding: str = "utf-8") -> Iterator[_TextSink]:
+    """Write a text file piece by piece, atomically: the target appears whole on a clean exit only.
+
+    For outputs too large to build in memory first (``chartprobe score`` over millions of
+    records). An exception inside the block, a full disk included, removes the temp file
+    and leaves any old target untouched.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _staged(path) as (tmp, fh):
+        yield _TextSink(fh, encoding)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def atomic_write_files(files: Mapping[str | Path, bytes | str], *, encoding: str = "utf-8") -> list[Path]:

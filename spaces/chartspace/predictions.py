@@ -177,7 +177,7 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
     """One model's run from its samples files; files of tasks no chartprobe suite scores are
     skipped (named in the run's summary), never an error, unless nothing else is left."""
     from chartprobe.eval_tasks.predictions import iter_samples, sample_files
-    from chartprobe.eval_tasks.results import score_samples
+    from chartprobe.eval_tasks.rescore import score_samples
     from chartprobe.eval_tasks.scoring import extract_answer
     from chartprobe.eval_tasks.suites import suite_for_task
 
