@@ -44,6 +44,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .logged_once import unwrap
 from .metrics.bootstrap import RESAMPLES, from_replicates, group_units, interval, resamples
 
 __all__ = ["SPEC_ATTR", "ClusterSpec", "clustered", "install"]
@@ -94,9 +95,13 @@ def clustered(unit_of: Callable[[Any], Hashable], relabel: Callable[[Any, int], 
     spec = ClusterSpec(unit_of, relabel, prepare, summary, statistic, max_resamples)
 
     def mark(fn: F) -> F:
-        setattr(fn, SPEC_ATTR, spec)
+        @functools.wraps(fn)
+        def aggregate(items: list) -> Any:  # items may be references to another metric's record
+            return fn(unwrap(items))
+
+        setattr(aggregate, SPEC_ATTR, spec)
         install()
-        return fn
+        return aggregate  # type: ignore[return-value]
 
     return mark
 
@@ -122,6 +127,7 @@ def _summaries(spec: ClusterSpec, items: list, iters: int) -> tuple[int, list]:
 
 def _cluster_stderr(metric: Callable, spec: ClusterSpec, iters: int) -> Callable[[list], float]:
     def stderr(items: list) -> float:
+        items = unwrap(items)  # the same record objects for every metric: one summary cache entry
         try:
             if spec.summary is not None:
                 n_units, summaries = _summaries(spec, items, iters)

@@ -115,3 +115,32 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
     assert [item[3] for item in items] == [s["doc"]["chart_id"] for s in samples]  # the unit rides along
     se = bs.interval(cr.template_macro, items, lambda item: item[3]).stderr
     assert results["chartprobe_cr_bar"]["fuzzy_stderr,none"] == pytest.approx(se) and se > 0
+
+    # lean --log_samples: every metric but the first names the record instead of repeating it
+    for task, first, size in (("chartprobe_judge_cpa", "two_pass_accuracy", len(_utils("judge_utils").CPA_METRICS)),
+                              ("chartprobe_families_bars", "oa", len(_utils("families_utils").METRICS)),
+                              ("chartprobe_legend", None, None)):
+        (path,) = glob.glob(str(tmp_path / "results" / "**" / f"samples_{task}_*.jsonl"), recursive=True)
+        for line in map(json.loads, Path(path).read_text().splitlines()):
+            names = line["metrics"]
+            head = first or names[0]
+            assert names[0] == head and (size is None or len(names) == size), (task, names)
+            assert all(line[n] == f"<record logged under {head}>" for n in names[1:]), (task, line)
+            assert isinstance(line[head], (dict, list)), (task, line[head])
+
+
+def test_shared_records_aggregate_as_the_plain_records():
+    from chartprobe.eval_tasks.logged_once import LoggedOnce, share, unwrap
+
+    judge = _utils("judge_utils")
+    docs = [{"pair_id": f"p{i // 2}", "order": ("better_first", "worse_first")[i % 2], "criterion": "visual_style",
+             "dimension": "visual_effects", "chart_kind": "bar"} for i in range(12)]
+    answers = ["A", "B", "A", "A", "B", "B", "A", "B", "x", "B", "A", "B"]
+    lines = [judge.process_cpa(d, [a]) for d, a in zip(docs, answers)]
+    assert all(isinstance(line["one_pass_accuracy"], LoggedOnce) for line in lines)
+    plain = [line["two_pass_accuracy"] for line in lines]
+    for name in judge.CPA_METRICS:
+        fn = getattr(judge, "cpa_parse_fail_rate" if name == "parse_fail_rate" else name)
+        got, want = fn([line[name] for line in lines]), fn(plain)
+        assert got == want or (math.isnan(got) and math.isnan(want)), name
+    assert unwrap(share(plain[0], ["a", "b"]).values()) == [plain[0], plain[0]]

@@ -22,6 +22,7 @@ from typing import Any
 from chartprobe.eval_tasks.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
 from chartprobe.eval_tasks.judge_equivalence import judge_from_env
 from chartprobe.eval_tasks.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 
@@ -32,7 +33,7 @@ METRICS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:
     """Score with the typed scorer, or the LLM judge when ``CHARTPROBE_JUDGE_*`` is set."""
     item = fm.to_item(fm.score_family_record(doc, results[0], judge_from_env()))
-    return {name: item for name in METRICS}
+    return share(item, METRICS)  # logged once per line, not once per metric
 
 
 RVC_P_INNER = 999

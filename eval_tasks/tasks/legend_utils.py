@@ -25,6 +25,7 @@ from typing import Any
 
 from chartprobe.eval_tasks.data import load_release
 from chartprobe.eval_tasks.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
@@ -65,7 +66,7 @@ def _process(study: str | None):
 
     def process(doc: dict[str, Any], results: list[str]) -> dict[str, dict[str, Any]]:
         record = lm.score_record(doc, results[0])
-        return {name: record for name in names}
+        return share(record, names)  # logged once per line, not once per metric
 
     process.__name__ = f"process_{study or 'snapshot'}"
     process.__doc__ = f"Score one row; its record under every metric of the {study or 'snapshot'} task."
