@@ -71,3 +71,20 @@ def launch_chromium(playwright) -> object:
     if not Path(CHROMIUM).exists():
         raise FileNotFoundError(f"{CHROMIUM} is missing: run scripts/install.sh (apt-get install chromium)")
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@contextlib.contextmanager
+def space_page(data: Path, log: Path, predictions: Path | None, cache: Path) -> Iterator[object]:
+    """A Chromium page on a running Space (1400x1000, 30 s waits for actions and assertions)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    # Assertions wait up to 30 s, like page actions: on a loaded 2-core machine a load takes > 5 s.
+    expect.set_options(timeout=30_000)
+    with running_space(data, log, predictions, env={"HF_DATASETS_CACHE": str(cache)}) as (url, _), \
+            sync_playwright() as p:
+        browser = launch_chromium(p)
+        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+        pg.set_default_timeout(30_000)
+        pg.goto(url)
+        yield pg
+        browser.close()

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from space_server import launch_chromium, running_space
+from space_server import space_page
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "spaces"))  # chartspace: the Space's own modules (spaces/ is no package)
@@ -67,19 +67,9 @@ def predictions(release_root, tmp_path_factory) -> dict[str, object]:
 @pytest.fixture(scope="module")
 def page(release_root, predictions, tmp_path_factory):
     """A Chromium page on the running Space (datasets cache in a temp folder)."""
-    from playwright.sync_api import expect, sync_playwright
-
-    # Assertions wait up to 30 s, like page actions: on a loaded 2-core machine a load takes > 5 s.
-    expect.set_options(timeout=30_000)
-    cache = tmp_path_factory.mktemp("hf_datasets_cache")
-    with running_space(release_root, SCREENS / "server.log", predictions["server"],
-                       env={"HF_DATASETS_CACHE": str(cache)}) as (url, _), sync_playwright() as p:
-        browser = launch_chromium(p)
-        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
-        pg.set_default_timeout(30_000)
-        pg.goto(url)
+    with space_page(release_root, SCREENS / "server.log", predictions["server"],
+                    tmp_path_factory.mktemp("hf_datasets_cache")) as pg:
         yield pg
-        browser.close()
 
 
 def _shot(page, name: str) -> None:

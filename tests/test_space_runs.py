@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from chartprobe.eval_tasks.predictions import _SAMPLES_NAME
 from lm_eval_run import run_lm_eval
-from space_server import launch_chromium, running_space
+from space_server import space_page
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "spaces"))  # chartspace (spaces/ is no package)
@@ -67,18 +67,9 @@ def quickstart_out(tiny_vlm, release_root, tmp_path_factory) -> dict[str, object
 
 @pytest.fixture(scope="module")
 def page(release_root, quickstart_out, tmp_path_factory):
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=30_000)  # a load rescoring 30 tasks takes seconds on a loaded machine
-    cache = tmp_path_factory.mktemp("hf_datasets_cache_runs")
-    with running_space(release_root, SCREENS / "server-runs.log", quickstart_out["out"],
-                       env={"HF_DATASETS_CACHE": str(cache)}) as (url, _), sync_playwright() as p:
-        browser = launch_chromium(p)
-        pg = browser.new_page(viewport={"width": 1400, "height": 1000})
-        pg.set_default_timeout(30_000)
-        pg.goto(url)
+    with space_page(release_root, SCREENS / "server-runs.log", quickstart_out["out"],
+                    tmp_path_factory.mktemp("hf_datasets_cache_runs")) as pg:
         yield pg
-        browser.close()
 
 
 def _shot(page, name: str) -> None:

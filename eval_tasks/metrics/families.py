@@ -77,9 +77,15 @@ def to_item(record: Record) -> tuple:
 
 
 def from_items(items: Iterable[tuple]) -> list[dict[str, Any]]:
-    """Inverse of :func:`to_item` for a whole list (an absent optional field, e.g. ``source``, stays absent)."""
+    """Inverse of :func:`to_item` for a whole list (an absent optional field, e.g. ``source``, stays absent).
+
+    Items may be :class:`~chartprobe.eval_tasks.logged_once.LoggedOnce` references (every metric of a
+    family task but the first holds one): they stand for the item they name.
+    """
+    from ..logged_once import unwrap
+
     return [{k: v for k, v in zip(ITEM_FIELDS, item) if v is not None or k not in _OPTIONAL_ITEM_FIELDS}
-            for item in items]
+            for item in unwrap(items)]
 
 
 def _by_family(records: Iterable[Record]) -> dict[str, dict[str, list[Record]]]:
