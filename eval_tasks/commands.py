@@ -46,14 +46,16 @@ def cmd_score(args: argparse.Namespace) -> int:
     check_output(args.out, "--out")
     _check_release_root(args.releases)
     out = Path(args.out)
-    with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
-        tasks, skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
-                                      progress=not args.quiet)
-    for model, entries in tasks.items():
-        for task, t in entries.items():
+
+    def show(model: str, tasks: dict) -> None:  # each model's lines as soon as it is scored
+        for task, t in tasks.items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
             label = " PARTIAL" if t["partial"] else ""
             print(f"{model}\t{task}\tn={t['n']}\tcoverage={t['coverage']:.3f}{label}\t{nums}")
+
+    with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
+        skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
+                               progress=not args.quiet, on_model=show)
     for task, n in skipped.items():
         print(f"skipped {n} samples of unknown task {task}")
     print(f"results: {out}")

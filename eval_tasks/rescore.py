@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,12 +136,14 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
 
 
 def write_scored(paths: Iterable[str | Path], out: str | Path, *, releases: str | Path | None = None,
-                 allow_partial: bool = False, progress: bool = True) -> tuple[dict[str, Any], dict[str, int]]:
+                 allow_partial: bool = False, progress: bool = True,
+                 on_model: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, int]:
     """:func:`score_samples` streamed to the results file ``out``, one model in memory at a time.
 
-    Returns (model -> its per-task entries, skipped tasks) for the command's summary lines. The
-    file is the same JSON document :func:`score_samples` returns; it replaces ``out`` only once
-    every model is written (a failure leaves the old file).
+    ``on_model(model, tasks)`` is called with each model's per-task entries as soon as it is
+    scored (the command prints them); nothing of a model is kept after it. Returns the skipped
+    tasks. The file is the same JSON document :func:`score_samples` returns; it replaces ``out``
+    only once every model is written (a failure leaves the old file).
     """
     from chartprobe.dataset_builders.core.atomic import atomic_open
     from tqdm.auto import tqdm
@@ -151,18 +153,18 @@ def write_scored(paths: Iterable[str | Path], out: str | Path, *, releases: str 
         path.open("rb").close()
     groups = _by_model(files)
     scorer = Rescorer(releases, allow_partial)
-    tasks: dict[str, Any] = {}
     with atomic_open(out) as fh:
         fh.write('{"format": ' + json.dumps(FORMAT) + ', "models": {')
         bar = tqdm(groups.items(), total=len(groups), unit="model", desc="score", disable=not progress or None)
         for i, (name, group) in enumerate(bar):
             entry = scorer.model(name, group)
             fh.write((", " if i else "") + json.dumps(name) + ": " + json.dumps(entry, default=str))
-            tasks[name] = entry["tasks"]
+            if on_model is not None:
+                on_model(name, entry["tasks"])
             del entry  # the next model is read only after this one left memory
         tail = scorer.tail(files)
         fh.write("}, " + json.dumps(tail, default=str)[1:])
-    return tasks, tail["skipped_tasks"]
+    return tail["skipped_tasks"]
 
 
 def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_id: int,

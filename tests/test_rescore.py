@@ -38,7 +38,8 @@ def _models(one_model, root, n):
 def test_the_streamed_file_is_the_document_score_samples_returns(one_model, release_root, tmp_path):
     runs = _models(one_model, tmp_path / "runs", 3)
     out = tmp_path / "results.json"
-    tasks, skipped = write_scored([runs], out, releases=release_root, progress=False)
+    tasks = {}
+    skipped = write_scored([runs], out, releases=release_root, progress=False, on_model=tasks.__setitem__)
     doc = score_samples([runs], releases=release_root)
     assert json.loads(out.read_text()) == json.loads(json.dumps(doc, default=str))
     assert sorted(tasks) == ["model-0", "model-1", "model-2"] and skipped == {}
