@@ -66,7 +66,7 @@ def merge_metrics(parts: Iterable[Metrics]) -> Metrics:
 def read_lm_eval_results(paths: Iterable[Path]) -> Metrics:
     """The merged metrics of lm-eval results files, oldest first (so the newest run wins); a file
     that is not lm-eval's is a :class:`~chartspace.predictions.PredictionsError`."""
-    from chartspace.predictions import PredictionsError, read_json_file
+    from chartspace.errors import PredictionsError, read_json_file
 
     parts = []
     for path in sorted(paths, key=lambda p: p.name):

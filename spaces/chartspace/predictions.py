@@ -24,7 +24,6 @@ symlinks.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chartspace.errors import PredictionsError, read_json_file
 from chartspace.lmeval import Metrics
 
 __all__ = ["MAX_FILE_BYTES", "ModelRun", "PredictionSet", "PredictionsError", "allowed_entries",
@@ -47,10 +47,6 @@ _SAMPLES = re.compile(r"^samples_.*\.jsonl$")
 _LM_EVAL_RESULTS = re.compile(r"^results_.*\.json$")
 
 Mark = tuple[float, str]
-
-
-class PredictionsError(ValueError):
-    """A predictions file the Space cannot use; the message is shown in the page."""
 
 
 @dataclass
@@ -208,14 +204,6 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
     if skipped:
         run.summary += f"; skipped {len(skipped)} non-chartprobe task(s): {', '.join(skipped)}"
     return run
-
-
-def read_json_file(path: Path) -> Any:
-    """A JSON file's content; anything unreadable is one PredictionsError naming the file."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise PredictionsError(f"{path.name}: not valid JSON ({exc})") from None
 
 
 def _split_json(paths: list[Path]) -> tuple[list[ModelRun], list[Path]]:

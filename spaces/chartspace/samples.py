@@ -32,7 +32,7 @@ def _task_of(path: Path) -> str:
     from chartprobe.eval_tasks.predictions import _SAMPLES_NAME, sample_files
     from chartprobe.eval_tasks.predictions import PredictionsError as HarnessError
 
-    from chartspace.predictions import PredictionsError
+    from chartspace.errors import PredictionsError
 
     try:
         sample_files([path])
@@ -50,7 +50,7 @@ def check_samples_file(path: Path) -> SamplesCheck:
     from chartprobe.eval_tasks.predictions import iter_samples
     from chartprobe.eval_tasks.suites import suite_for_task
 
-    from chartspace.predictions import PredictionsError
+    from chartspace.errors import PredictionsError
 
     task = _task_of(path)
     suite = suite_for_task(task)
