@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -82,26 +83,35 @@ def bench_report(n: int) -> float:
     return elapsed
 
 
-def _answers(docs: list[dict], rng: np.random.Generator) -> list[str]:
-    """One model's responses: mostly right, some wrong, some in sentences or hedged, as VLMs answer."""
+def _answers(docs: list[dict], rng: np.random.Generator, unique: str | None = None) -> list[str]:
+    """One model's responses: mostly right, some wrong, some in sentences or hedged, as VLMs answer.
+
+    ``unique`` (a model tag) opens every response with a reasoning line of its own, so no two
+    responses in the run are the same text: the worst case for ``score``'s memo of responses
+    already scored, which real short answers ("12", "Yes") hit often and chain-of-thought never.
+    """
     out = []
-    for d, u in zip(docs, rng.random(len(docs))):
+    for i, (d, u) in enumerate(zip(docs, rng.random(len(docs)))):
+        if unique is not None:
+            out.append(f"Reading the chart ({unique}, item {i}) mark by mark.\n")
+        else:
+            out.append("")
         gold = str(d.get("answer", ""))
         options = [str(o) for o in (d.get("options") or []) if str(o) != gold]
         if u < 0.45:
-            out.append(gold)
+            out[-1] += gold
         elif u < 0.65:
-            out.append(f"Looking at the chart, the answer is {gold}.")
+            out[-1] += f"Looking at the chart, the answer is {gold}."
         elif u < 0.72:
-            out.append(f"<think>The marks suggest {gold}.</think> It might be {gold}, but I am not certain.")
+            out[-1] += f"<think>The marks suggest {gold}.</think> It might be {gold}, but I am not certain."
         elif options:
-            out.append(options[int(u * 1000) % len(options)])
+            out[-1] += options[int(u * 1000) % len(options)]
         else:
-            out.append(str(int(u * 97)))
+            out[-1] += str(int(u * 97))
     return out
 
 
-def write_model_samples(releases: Path, out: Path, records: int) -> int:
+def write_model_samples(releases: Path, out: Path, records: int, unique: bool = False) -> int:
     """lm-eval samples of enough models over every probes task to reach ``records``; returns the count."""
     from chartprobe.eval_tasks.gold import ReleaseGold
     from chartprobe.eval_tasks.predictions import write_samples
@@ -113,24 +123,61 @@ def write_model_samples(releases: Path, out: Path, records: int) -> int:
     for m in range(-(-records // per_model)):
         rng = np.random.default_rng([18, m])
         for task, docs in tasks:
-            write_samples(out / f"model-{m:05d}", task, docs, _answers(docs, rng), STAMP)
+            write_samples(out / f"model-{m:05d}", task, docs,
+                          _answers(docs, rng, f"model {m} {task}" if unique else None), STAMP)
         written += per_model
     return written
 
 
-def run_score(samples: Path, releases: Path, out: Path) -> tuple[float, float]:
-    """(seconds, peak RSS in MB) of one ``chartprobe score`` subprocess."""
+def _tree_rss_mb(pid: int) -> float:
+    """RSS of ``pid`` and every process below it, in MB (Linux /proc; 0 once it is gone)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        child = int(stat.parent.name)
+        children.setdefault(int(fields[1]), []).append(child)  # field 4: the parent pid
+        rss[child] = int(fields[21]) * resource.getpagesize()  # field 24: resident pages
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo += children.get(p, [])
+    return total / 2**20
+
+
+def run_score(samples: Path, releases: Path, out: Path, num_proc: int) -> tuple[float, float]:
+    """(seconds, peak RSS in MB) of one ``chartprobe score`` subprocess, its workers included.
+
+    With workers the peak that matters is the sum over the process tree, so it is sampled from
+    /proc every 20 ms; elsewhere it falls back to the largest single child (RUSAGE_CHILDREN).
+    """
+    import threading
+
     cmd = [sys.executable, "-m", "chartprobe", "score", "--samples", str(samples), "--out", str(out),
-           "--releases", str(releases), "--quiet"]
-    # RUSAGE_CHILDREN's maxrss is the largest child so far: run the small set first, then the full one.
+           "--releases", str(releases), "--num-proc", str(num_proc), "--quiet"]
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    peak = [0.0]
+    if Path("/proc/self/stat").exists():
+        def watch() -> None:
+            while proc.poll() is None:
+                peak[0] = max(peak[0], _tree_rss_mb(proc.pid))
+                time.sleep(0.02)
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+    if proc.wait():
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
     elapsed = time.perf_counter() - start
-    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return elapsed, max(peak[0], resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
 
 
-def bench_score(records: int, releases: Path | None, preset: str) -> tuple[float, float]:
-    """Time and peak RSS of ``score`` on ``records`` records, beside a tenth of them."""
+def bench_score(records: int, releases: Path | None, preset: str, num_proc: int = 1,
+                unique: bool = False) -> tuple[float, float]:
+    """Time and peak RSS of ``score`` (``num_proc`` workers) on ``records`` records, beside a tenth of them."""
     with tempfile.TemporaryDirectory(prefix="cp-score-scale-") as tmp:
         tmp = Path(tmp)
         if releases is None:
@@ -139,11 +186,13 @@ def bench_score(records: int, releases: Path | None, preset: str) -> tuple[float
             releases = tmp / "releases"
             build_release("probes", releases, preset, num_proc=2)
         start = time.perf_counter()
-        small = write_model_samples(releases, tmp / "tenth", max(1, records // 10))
-        full = write_model_samples(releases, tmp / "full", records)
-        print(f"wrote {small:,} + {full:,} sample lines in {time.perf_counter() - start:.0f} s")
-        t_small, rss_small = run_score(tmp / "tenth", releases, tmp / "tenth.json")
-        t_full, rss_full = run_score(tmp / "full", releases, tmp / "full.json")
+        small = write_model_samples(releases, tmp / "tenth", max(1, records // 10), unique)
+        full = write_model_samples(releases, tmp / "full", records, unique)
+        kind = "every response unique" if unique else "responses repeat across models, as short answers do"
+        print(f"wrote {small:,} + {full:,} sample lines in {time.perf_counter() - start:.0f} s ({kind})")
+        t_small, rss_small = run_score(tmp / "tenth", releases, tmp / "tenth.json", num_proc)
+        t_full, rss_full = run_score(tmp / "full", releases, tmp / "full.json", num_proc)
+    print(f"score --num-proc {num_proc} (this machine: {os.cpu_count()} CPUs)")
     print(f"score on {small:,} records: {t_small:.1f} s, peak RSS {rss_small:.0f} MB")
     print(f"score on {full:,} records: {t_full:.1f} s (goal <= 30 s), peak RSS {rss_full:.0f} MB (goal <= 500 MB)")
     print(f"records x{full / small:.1f} -> time x{t_full / t_small:.1f}, peak RSS x{rss_full / rss_small:.2f} "
@@ -158,9 +207,13 @@ def main(argv: list[str] | None = None) -> None:
                    help="folder holding chartprobe-probes/ (default: build one at --preset in a temp folder)")
     p.add_argument("--preset", default="small", help="preset of the probes release built when --releases is not given")
     p.add_argument("--only", choices=("score", "report"), default=None, help="run one of the two benchmarks")
+    p.add_argument("--num-proc", type=int, default=os.cpu_count() or 1,
+                   help="score's worker processes (default: this machine's CPU count)")
+    p.add_argument("--unique-answers", action="store_true",
+                   help="give every response its own text (no response repeats: the scorer's worst case)")
     args = p.parse_args(argv)
     if args.only in (None, "score"):
-        bench_score(args.records, args.releases, args.preset)
+        bench_score(args.records, args.releases, args.preset, args.num_proc, args.unique_answers)
     if args.only in (None, "report"):
         bench_report(args.records)
 

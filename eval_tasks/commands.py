@@ -39,10 +39,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from chartprobe.errors import check_output, no_new_folders
+    from chartprobe.errors import UsageError, check_output, no_new_folders
 
     from .rescore import write_scored
 
+    if args.num_proc < 1:
+        raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
     check_output(args.out, "--out")
     _check_release_root(args.releases)
     out = Path(args.out)
@@ -55,7 +57,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
         skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
-                               progress=not args.quiet, on_model=show)
+                               progress=not args.quiet, num_proc=args.num_proc, on_model=show)
     for task, n in skipped.items():
         print(f"skipped {n} samples of unknown task {task}")
     print(f"results: {out}")
@@ -180,6 +182,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--allow-partial", action="store_true",
                    help="score a run that covers only part of a task over what it covers, labelled partial "
                         "(default: the missing documents count as wrong)")
+    s.add_argument("--num-proc", type=int, default=1, metavar="N",
+                   help="score models in N worker processes (default 1); the results file is the same for any N")
     s.add_argument("--quiet", action="store_true", help="no progress bar (one step per model scored)")
     s.set_defaults(func=cmd_score)
 

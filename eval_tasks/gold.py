@@ -21,7 +21,7 @@ from typing import Any
 
 from .data import ENV_VAR, release_folder_name, resolve_release
 from .doc_order import order_documents
-from .predictions import PredictionsError, load_release_rows
+from .predictions import PredictionsError, load_release_rows, read_release_card
 from .provenance import release_provenance
 from .suites import suite_for_release
 from .task_index import TaskData
@@ -41,6 +41,7 @@ class ReleaseGold:
         self._docs: dict[str, dict[str, Row]] = {}
         self._positions: dict[str, dict[str, int]] = {}
         self._suites: dict[str, Any] = {}
+        self._cards: dict[str, dict[str, Any]] = {}  # release -> its card header
         self.provenance: dict[str, dict[str, Any]] = {}
         """Release name -> :class:`~chartprobe.eval_tasks.provenance.ReleaseProvenance` as JSON (recorded in results)."""
 
@@ -58,8 +59,10 @@ class ReleaseGold:
                                        f"(pass --releases DIR holding chartprobe-{release}/, or set {ENV_VAR})")
             if release not in self.provenance:
                 self.provenance[release] = release_provenance(release, {"path": str(folder)}).to_json()
+            if release not in self._cards:  # one card read per release, not per split
+                self._cards[release] = read_release_card(folder)
             # Only the split a task scores: a test-split run never reads the (larger) train split.
-            self._rows[key] = load_release_rows(folder, only={(config, split)})
+            self._rows[key] = load_release_rows(folder, only={(config, split)}, meta=self._cards[release])
         return self._rows[key].get((config, split))
 
     def _load_hub(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
@@ -90,16 +93,23 @@ class ReleaseGold:
             suite = self._suite(task.release)
             docs = order_documents(suite, suite.documents(task.config, picked))  # lm-eval's order
             self._docs[task.task] = {suite.doc_key(d): d for d in docs}
+            self._positions[task.task] = {key: i for i, key in enumerate(self._docs[task.task])}
         return self._docs[task.task]
 
     def position(self, task: TaskData, doc: Row) -> int:
         """The document's position in its task: lm-eval's ``doc_id`` for a full run."""
-        if task.task not in self._positions:
-            self._positions[task.task] = {doc_id: i for i, doc_id in enumerate(self.documents(task))}
+        self.documents(task)
         return self._positions[task.task][self._suite(task.release).doc_key(doc)]
 
     def document(self, task: TaskData, sample_doc: Row, where: str) -> Row:
         """The release's document for a sample's doc; refuses a doc from another release."""
+        return self.lookup(task, sample_doc, where)[1]
+
+    def lookup(self, task: TaskData, sample_doc: Row, where: str) -> tuple[str, Row, int]:
+        """(key, document, position) of a sample's doc in the release (see :meth:`document`).
+
+        One key computation and three dict lookups: the scorer calls this once per record.
+        """
         docs = self.documents(task)
         key = self._suite(task.release).doc_key(sample_doc)
         doc = docs.get(key)
@@ -114,4 +124,4 @@ class ReleaseGold:
             raise PredictionsError(f"{where}: the samples were made on release {task.release} with content hash "
                                    f"{str(logged)[:12]}, the gold release has {str(digest)[:12]}: score them "
                                    "against the release they were made on (--releases)")
-        return doc
+        return key, doc, self._positions[task.task][key]

@@ -193,6 +193,7 @@ ROWS = [
     # score: samples files (lm-eval --log_samples lines), the releases that hold the gold, --out
     row("score", "samples-missing", lambda c: _score(c, c.path("nope")), "nope"),
     row("score", "samples-folder-empty", lambda c: _score(c, c.folder("empty")), "no samples_<task>_<date>.jsonl"),
+    row("score", "num-proc-zero", lambda c: _score(c, c.samples(c.line()), "--num-proc", "0"), "--num-proc must be >= 1"),
     row("score", "samples-misnamed", lambda c: _score(c, c.file("preds.jsonl", "{}")), "is not named samples_"),
     row("score", "samples-empty-file", lambda c: _score(c, c.samples()), "no samples in"),
     row("score", "line-bad-json", lambda c: _score(c, c.samples("{not json")), "line 1: invalid JSON"),

@@ -171,3 +171,17 @@ def test_small_release_balances_templates_within_each_skill(probes_release):
                            if t.skill == skill})
         share = max(c.values()) / sum(c.values())
         assert share <= MAX_SHARE / n_templates, (bank, skill, c.most_common(3), sum(c.values()))
+
+
+def test_template_macros_in_one_pass_equal_macro_of_items_value_by_value():
+    import random
+
+    rng = random.Random(18)
+    records = [{"domain": rng.choice(["bar", "pie", None]), "template_id": rng.choice(["A", "B", "C", 7]),
+                "accuracy": rng.random(), "paper_accuracy": float(rng.random() < 0.5),
+                **({"fuzzy": rng.random()} if rng.random() < 0.3 else {})} for _ in range(500)]
+    macros = pm.template_macros(records, ("accuracy", "paper_accuracy", "fuzzy", "absent"))
+    for value in ("accuracy", "paper_accuracy", "fuzzy"):
+        expected = pm.macro_of_items(pm.template_item(r, value) for r in records if value in r)
+        assert macros[value] == expected == pm.template_macro(records, value)
+    assert macros["absent"] is None

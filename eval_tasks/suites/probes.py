@@ -71,12 +71,13 @@ class ProbesSuite(Suite):
         # Mirrors eval_tasks/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
         # macro over templates (pm.template_macro), the *_micro ones pooled over documents.
         fails = _mean([float(r["parse_failed"]) for r in records])
-        acc = {"accuracy": pm.template_macro(records), "accuracy_micro": _mean([float(r["accuracy"]) for r in records])}
-        if task.config.startswith("cr_"):
-            return {"fuzzy": pm.template_macro(records, "fuzzy"),
-                    "fuzzy_micro": _mean([float(r["fuzzy"]) for r in records if "fuzzy" in r]),
+        cr = task.config.startswith("cr_")
+        macro = pm.template_macros(records, ("accuracy", "fuzzy") if cr else ("accuracy", "paper_accuracy"))
+        acc = {"accuracy": macro["accuracy"], "accuracy_micro": _mean([float(r["accuracy"]) for r in records])}
+        if cr:
+            return {"fuzzy": macro["fuzzy"], "fuzzy_micro": _mean([float(r["fuzzy"]) for r in records if "fuzzy" in r]),
                     **acc, "parse_fail_rate": fails}
-        return {**acc, "paper_accuracy": pm.template_macro(records, "paper_accuracy"), "parse_fail_rate": fails}
+        return {**acc, "paper_accuracy": macro["paper_accuracy"], "parse_fail_rate": fails}
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         # macro over templates (headline) and pooled over items (micro), side by side

@@ -1,0 +1,161 @@
+"""Scoring one model's saved predictions against the release gold (the unit ``chartprobe score`` streams).
+
+:class:`Rescorer` reads a model's samples files, looks each document up in the release
+(:class:`~chartprobe.eval_tasks.gold.ReleaseGold`, never the samples' own gold), scores it with
+the task's suite and returns the model's results entry; :class:`ScoreMemo` spares re-scoring a
+response already scored on the same document. :mod:`.rescore` streams models through it, in
+this process or in workers (:mod:`.rescore_workers`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .predictions import PredictionsError, iter_samples
+from .results import summarize_records, to_columns
+from .suites import suite_for_task
+from .task_index import task_index
+
+__all__ = ["Rescorer", "ScoreMemo", "results_tail"]
+
+
+class Rescorer:
+    """Scores models one at a time against one :class:`ReleaseGold` (loaded once, split by split).
+
+    A run that covers fewer documents than its task has is scored over the full task, the missing
+    ones as wrong (an empty answer), unless ``allow_partial``: then over what it covers, and its task
+    entry says ``partial``. Every task entry records its ``coverage``.
+    """
+
+    def __init__(self, releases: str | Path | None = None, allow_partial: bool = False) -> None:
+        from .gold import ReleaseGold
+
+        self.gold = ReleaseGold(releases)
+        self.allow_partial = allow_partial
+        self.index = task_index()
+        self.skipped: dict[str, int] = defaultdict(int)  # samples of tasks no chartprobe suite scores
+        self.read = 0
+        self._suites: dict[str, Any] = {}
+        self._memo = ScoreMemo()
+
+    def _suite(self, task: str) -> Any:
+        if task not in self._suites:
+            self._suites[task] = suite_for_task(task)
+        return self._suites[task]
+
+    def model(self, name: str, files: Iterable[Path]) -> dict[str, Any]:
+        """One model's results entry: sources, lm-eval runs, per-task metrics, suite summaries, records."""
+        from .provenance import read_lm_eval_run
+
+        records: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        seen: dict[str, set[str]] = defaultdict(set)
+        sources: list[str] = []
+        runs: list[dict[str, Any]] = []  # lm-eval runs: model and generation arguments
+        run_keys: set[tuple[Path, str]] = set()
+        for path in files:
+            for s in iter_samples(path, name):
+                self.read += 1
+                suite = self._suite(s.task)
+                if suite is None:  # not a chartprobe task: counted, never fatal
+                    self.skipped[s.task] += 1
+                    continue
+                key, doc, position = self.gold.lookup(self.index[s.task], s.doc, f"{path.name} line {s.doc_id + 1}")
+                if key in seen[s.task]:
+                    continue
+                seen[s.task].add(key)
+                rec = self._memo.score(suite, s.task, key, doc, s.prediction)
+                records[suite.name].append(_placed(rec, s.task, position, doc))
+            sources.append(str(path))
+            run_key = (path.parent, path.stem.rpartition("_")[2])  # one lm-eval run: its folder and date
+            if run_key not in run_keys:  # read once per run, not once per task file (a glob each)
+                run_keys.add(run_key)
+                run = read_lm_eval_run(path)
+                if run is not None and run not in runs:
+                    runs.append(run)
+        coverage = self._complete(records, seen)
+        summary = summarize_records(records)
+        for task, entry in summary["tasks"].items():
+            entry["coverage"] = coverage[task]
+            entry["partial"] = self.allow_partial and entry["coverage"] < 1.0
+        return {"sources": sources, "runs": runs, **summary,
+                "records": {k: to_columns(v) for k, v in records.items()}}
+
+    def _complete(self, records: dict[str, list[dict[str, Any]]], seen: Mapping[str, set[str]]) -> dict[str, float]:
+        """Coverage per task; the documents a run missed added as wrong, or its records marked partial."""
+        coverage = {}
+        for task, ids in sorted(seen.items()):
+            docs = self.gold.documents(self.index[task])
+            coverage[task] = len(ids) / len(docs) if docs else 1.0
+            suite = self._suite(task)
+            if coverage[task] < 1.0 and self.allow_partial:  # every record says so, for `report`
+                for rec in records[suite.name]:
+                    if rec["task"] == task:
+                        rec["partial"] = True
+            elif not self.allow_partial:  # missing documents are wrong answers, not absent ones
+                for position, (doc_id, doc) in enumerate(docs.items()):
+                    if doc_id not in ids:
+                        records[suite.name].append(_record(suite, doc, "", task, position, missing=True))
+        return coverage
+
+    def tail(self, files: list[Path]) -> dict[str, Any]:
+        """The results document's fields known only once every model is scored."""
+        return results_tail(files, self.read, self.skipped, self.gold.provenance)
+
+
+def results_tail(files: list[Path], read: int, skipped: Mapping[str, int],
+                 releases: Mapping[str, Any]) -> dict[str, Any]:
+    """The results document's closing fields: skipped tasks, the releases scored, who scored."""
+    from .provenance import software
+
+    if not read:  # empty files would otherwise give a results file without a single model
+        raise PredictionsError(f"no samples in {', '.join(map(str, files))}")
+    return {"skipped_tasks": dict(skipped), "releases": dict(releases), "gold": "release",
+            "provenance": software()}
+
+
+
+class ScoreMemo:
+    """``suite.score(doc, prediction)`` remembered per (task, document, prediction), bounded.
+
+    Scoring is a pure function of the gold document and the response text, and many models
+    give the same short answer to the same question ("12", "Yes", the gold in a sentence), so a
+    repeat costs a dict lookup instead of extraction, parsing and matching (~100 us). Bounded
+    to ``size`` entries (cleared when full), so memory stays flat in the number of records;
+    whether a record came from here never changes it: each caller gets its own copy.
+    """
+
+    def __init__(self, size: int = 65_536) -> None:
+        self.size = size
+        self._seen: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.hits = self.misses = 0
+
+    def score(self, suite: Any, task: str, key: str, doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
+        """A fresh scored record of ``prediction`` on ``doc`` (the document ``key`` of ``task``)."""
+        memo_key = (task, key, prediction)
+        rec = self._seen.get(memo_key)
+        if rec is None:
+            self.misses += 1
+            if len(self._seen) >= self.size:
+                self._seen.clear()
+            rec = self._seen[memo_key] = suite.score(doc, prediction)
+        else:
+            self.hits += 1
+        return dict(rec)
+
+
+def _placed(rec: dict[str, Any], task: str, doc_id: int, doc: Mapping[str, Any]) -> dict[str, Any]:
+    """``rec`` stamped with its task, position (lm-eval's doc_id) and the release row's id."""
+    rec.update(task=task, doc_id=doc_id, row_id=doc.get("id"))
+    return rec
+
+
+def _record(suite: Any, doc: Mapping[str, Any], prediction: str, task: str, doc_id: int,
+            missing: bool = False) -> dict[str, Any]:
+    """A scored record; ``doc_id`` is the document's position in its task (lm-eval's doc_id)."""
+    rec = _placed(suite.score(doc, prediction), task, doc_id, doc)
+    if missing:
+        rec["missing"] = True
+    return rec
