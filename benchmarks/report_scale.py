@@ -7,14 +7,18 @@ number of records; ``report`` on 1M scored records in <= 30 s.
 names a folder holding ``chartprobe-probes/``) is answered by as many models as it takes to
 reach the record count, each model's answers drawn from its own RNG (gold, gold in a sentence,
 a hedge, a wrong option, a wrong number), written as lm-eval ``--log_samples`` files. The
-scorer runs as a subprocess (its own peak RSS, nothing of this script's) on the full set and on
-a tenth of it, side by side: flat memory shows as a peak-RSS ratio near 1 while records grow 10x.
+scorer runs as a subprocess with ``--num-proc`` workers (default: one per CPU) on the full set and
+on a tenth of it, side by side: flat memory shows as a peak-RSS ratio near 1 while records grow
+10x. Peak RSS is the sum over the scorer's process tree (parent and workers), sampled from /proc.
+Short answers repeat across models, so ``score``'s memo of responses already scored hits often;
+``--unique-answers`` gives every response its own reasoning line, the worst case (no hits).
 
 ``report``: synthesizes a results file with N scored probe records spread over two models,
 every task, template and skill of the probes suite, then times loading + summarizing + plotting
 + writing the report.
 
-Run: ``python benchmarks/report_scale.py [--records N] [--releases DIR] [--only score|report]``.
+Run: ``python benchmarks/report_scale.py [--records N] [--releases DIR] [--only score|report]
+[--num-proc N] [--unique-answers]``.
 """
 
 from __future__ import annotations

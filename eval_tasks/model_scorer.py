@@ -21,6 +21,8 @@ from .task_index import task_index
 
 __all__ = ["Rescorer", "ScoreMemo", "results_tail"]
 
+_UNSEEN = object()  # a task this model's loop has not met yet
+
 
 class Rescorer:
     """Scores models one at a time against one :class:`ReleaseGold` (loaded once, split by split).
@@ -55,19 +57,27 @@ class Rescorer:
         sources: list[str] = []
         runs: list[dict[str, Any]] = []  # lm-eval runs: model and generation arguments
         run_keys: set[tuple[Path, str]] = set()
+        tasks: dict[str, tuple[Any, Any, set[str], list[dict[str, Any]]] | None] = {}  # looked up once per task
         for path in files:
             for s in iter_samples(path, name):
                 self.read += 1
-                suite = self._suite(s.task)
-                if suite is None:  # not a chartprobe task: counted, never fatal
+                state = tasks.get(s.task, _UNSEEN)
+                if state is _UNSEEN:
+                    suite = self._suite(s.task)
+                    state = tasks[s.task] = None if suite is None else (
+                        suite, self.index[s.task], seen[s.task], records[suite.name])
+                if state is None:  # not a chartprobe task: counted, never fatal
                     self.skipped[s.task] += 1
                     continue
-                key, doc, position = self.gold.lookup(self.index[s.task], s.doc, f"{path.name} line {s.doc_id + 1}")
-                if key in seen[s.task]:
+                suite, task, seen_keys, out = state
+                try:
+                    key, doc, position = self.gold.lookup(task, s.doc)
+                except PredictionsError as exc:  # the location is built only for the message
+                    raise PredictionsError(f"{path.name} line {s.doc_id + 1}: {exc}") from None
+                if key in seen_keys:
                     continue
-                seen[s.task].add(key)
-                rec = self._memo.score(suite, s.task, key, doc, s.prediction)
-                records[suite.name].append(_placed(rec, s.task, position, doc))
+                seen_keys.add(key)
+                out.append(self._memo.score(suite, s.task, key, doc, s.prediction, position))
             sources.append(str(path))
             run_key = (path.parent, path.stem.rpartition("_")[2])  # one lm-eval run: its folder and date
             if run_key not in run_keys:  # read once per run, not once per task file (a glob each)
@@ -132,15 +142,17 @@ class ScoreMemo:
         self._seen: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.hits = self.misses = 0
 
-    def score(self, suite: Any, task: str, key: str, doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
-        """A fresh scored record of ``prediction`` on ``doc`` (the document ``key`` of ``task``)."""
+    def score(self, suite: Any, task: str, key: str, doc: Mapping[str, Any], prediction: str,
+              position: int) -> dict[str, Any]:
+        """A fresh scored record of ``prediction`` on ``doc``, the document ``key`` of ``task`` at
+        ``position`` (both fixed by the gold, so the stamped record is what is remembered)."""
         memo_key = (task, key, prediction)
         rec = self._seen.get(memo_key)
         if rec is None:
             self.misses += 1
             if len(self._seen) >= self.size:
                 self._seen.clear()
-            rec = self._seen[memo_key] = suite.score(doc, prediction)
+            rec = self._seen[memo_key] = _placed(suite.score(doc, prediction), task, position, doc)
         else:
             self.hits += 1
         return dict(rec)

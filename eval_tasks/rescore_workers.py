@@ -49,7 +49,7 @@ def score_one(scorer: Rescorer, name: str, files: list[Path], as_json: bool = Fa
     read, skipped = scorer.read, dict(scorer.skipped)
     entry = scorer.model(name, files)
     added = {task: n - skipped.get(task, 0) for task, n in scorer.skipped.items() if n != skipped.get(task, 0)}
-    return Scored(name, entry["tasks"], json.dumps(entry, default=str) if as_json else entry,
+    return Scored(name, entry["tasks"], json.dumps(entry, default=str, check_circular=False) if as_json else entry,
                   scorer.read - read, added, dict(scorer.gold.provenance))
 
 

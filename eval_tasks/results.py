@@ -24,7 +24,7 @@ FORMAT = "chartprobe-results/1"
 
 def to_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
     """Records as column lists (missing keys are None)."""
-    keys = sorted({k for r in records for k in r})
+    keys = sorted(set().union(*records))  # every record's keys, gathered in C
     return {k: [r.get(k) for r in records] for k in keys}
 
 

@@ -185,3 +185,37 @@ def test_template_macros_in_one_pass_equal_macro_of_items_value_by_value():
         expected = pm.macro_of_items(pm.template_item(r, value) for r in records if value in r)
         assert macros[value] == expected == pm.template_macro(records, value)
     assert macros["absent"] is None
+
+
+def _record_wise_summary(records):
+    """ProbesSuite.summarize as it was computed record by record (the reference)."""
+    by_domain = defaultdict(list)
+    for r in records:
+        by_domain[r.get("domain") or "?"].append(r)
+    return {**pm.probe_summary(list(records)),
+            "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())},
+            "per_domain_skill_micro": {d: pm.per_skill_accuracy_micro(rs) for d, rs in sorted(by_domain.items())}}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_one_pass_suite_summary_is_the_record_wise_one_float_for_float(seed):
+    import random
+
+    from chartprobe.eval_tasks.metrics.probes_cells import suite_summary
+
+    rng = random.Random(seed)
+    records = []
+    for _ in range(rng.choice([0, 1, 40, 400])):
+        skill = rng.choice(["perception", "grounding", "reasoning", "complex"])
+        r = {"skill": skill, "domain": rng.choice(["bar", "pie", None, ""]),
+             "template_id": rng.choice(["P-A", "G-B", "R-C", "CR-D"]), "accuracy": rng.random(),
+             "parse_failed": rng.random() < 0.2}
+        if rng.random() < 0.8:
+            r["paper_accuracy"] = float(rng.random() < 0.5)
+        if skill == "complex" or rng.random() < 0.1:
+            r["fuzzy"] = rng.random()
+        if rng.random() < 0.2:
+            r["list_f1"] = rng.random()
+        records.append(r)
+    assert suite_summary(records) == _record_wise_summary(records)
+    assert json.dumps(suite_summary(records)) == json.dumps(_record_wise_summary(records))  # key order too

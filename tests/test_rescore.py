@@ -109,12 +109,13 @@ def test_the_memo_returns_fresh_records_equal_to_scoring_anew(release_root):
     docs = list(ReleaseGold(release_root).documents(task).items())[:3]
     memo = ScoreMemo(size=2)
     for _ in range(2):
-        for key, doc in docs:
+        for position, (key, doc) in enumerate(docs):
             for answer in (str(doc["answer"]), "I don't know"):
-                rec = memo.score(suite, task.task, key, doc, answer)
-                assert rec == suite.score(doc, answer)
+                fresh = {**suite.score(doc, answer), "task": task.task, "doc_id": position, "row_id": doc["id"]}
+                rec = memo.score(suite, task.task, key, doc, answer, position)
+                assert rec == fresh
                 rec["task"] = "changed"  # a caller's edit never reaches the next caller
-                assert memo.score(suite, task.task, key, doc, answer) == suite.score(doc, answer)
+                assert memo.score(suite, task.task, key, doc, answer, position) == fresh
     assert len(memo._seen) <= 2 and memo.hits and memo.misses
 
 

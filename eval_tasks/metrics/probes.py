@@ -116,9 +116,6 @@ def macro_of_items(items: Iterable[Sequence[Any]]) -> float | None:
     return fmean(fmean(v) for v in cells.values()) if cells else None
 
 
-_ABSENT = object()  # a key the record lacks (a None value is there, and fails float() as before)
-
-
 def template_macro(records: Iterable[Mapping[str, Any]], value: str = "accuracy") -> float | None:
     """Template macro average of ``value`` over ``records`` (None when there are none)."""
     return template_macros(records, (value,))[value]
@@ -131,30 +128,26 @@ def template_macros(records: Iterable[Mapping[str, Any]], values: Sequence[str])
     computes), without a tuple per record: ``score`` and ``report`` take these macros for every
     task, skill, domain and model, millions of records at scale.
     """
-    cells: dict[str, dict[tuple[Any, Any], list[float]]] = {v: {} for v in values}
+    groups: dict[tuple[Any, Any], list[Mapping[str, Any]]] = {}  # records by cell, once for every value
     for r in records:
         key = (r.get("domain") or "", r.get("template_id") or "")
-        for value, by_cell in cells.items():
-            v = r.get(value, _ABSENT)
-            if v is not _ABSENT:
-                cell = by_cell.get(key)
-                if cell is None:
-                    by_cell[key] = [float(v)]
-                else:
-                    cell.append(float(v))
-    return {value: _mean_of_cells(by_cell) for value, by_cell in cells.items()}
-
-
-def _mean_of_cells(cells: Mapping[tuple[Any, Any], list[float]]) -> float | None:
-    if not cells:
-        return None
-    merged: dict[tuple[str, str], list[float]] = {}  # keys as template_item spells them: str() of each
-    for (domain, template_id), values in cells.items():
-        merged.setdefault((str(domain), str(template_id)), []).extend(values)
-    # fmean(x) is fsum(x) / len(x) (correctly rounded, so order-free): the same floats as
-    # macro_of_items, without statistics.fmean's per-call overhead on ~50 small cells.
-    means = [fsum(v) / len(v) for v in merged.values()]
-    return fsum(means) / len(means)
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [r]
+        else:
+            group.append(r)
+    out: dict[str, float | None] = {}
+    for value in values:
+        merged: dict[tuple[str, str], list[float]] = {}  # keys as template_item spells them: str() of each
+        for (domain, template_id), rs in groups.items():
+            cell = [float(r[value]) for r in rs if value in r]
+            if cell:
+                merged.setdefault((str(domain), str(template_id)), []).extend(cell)
+        # fmean(x) is fsum(x) / len(x) (correctly rounded, so order-free): the same floats as
+        # macro_of_items, without statistics.fmean's per-call overhead on ~50 small cells.
+        means = [fsum(v) / len(v) for v in merged.values()]
+        out[value] = fsum(means) / len(means) if means else None
+    return out
 
 
 def _group_macros(records: Iterable[Mapping[str, Any]], key: str, values: Sequence[str]) -> dict[str, dict[str, float]]:

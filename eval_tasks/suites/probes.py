@@ -18,6 +18,7 @@ from statistics import fmean
 from typing import Any
 
 from ..metrics import probes as pm
+from ..metrics.probes_cells import suite_summary
 from . import suite
 from ._base import Check, RunSet, Suite
 
@@ -60,12 +61,9 @@ class ProbesSuite(Suite):
         return float(record["accuracy"])
 
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        by_domain: dict[str, list] = {}
-        for r in records:
-            by_domain.setdefault(r.get("domain") or "?", []).append(r)
-        return {**pm.probe_summary(list(records)),
-                "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())},
-                "per_domain_skill_micro": {d: pm.per_skill_accuracy_micro(rs) for d, rs in sorted(by_domain.items())}}
+        # pm.probe_summary plus per-domain skill macros and means, read from cells in one pass
+        # (tests/test_probes_macro.py holds it to the record-wise functions).
+        return suite_summary(list(records))
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         # Mirrors eval_tasks/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
