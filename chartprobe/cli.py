@@ -6,7 +6,7 @@
     chartprobe list   [charts|datasets|templates|interventions|flaws]
     chartprobe tasks-path
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
+    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--num-proc N]
     chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
     chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]

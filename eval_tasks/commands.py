@@ -2,7 +2,8 @@
 
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--quiet]
+    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
+                        [--num-proc N] [--quiet]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
                         [--compare A B] [--allow-mixed-releases]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]

@@ -133,12 +133,15 @@ class ScoreMemo:
     Scoring is a pure function of the gold document and the response text, and many models
     give the same short answer to the same question ("12", "Yes", the gold in a sentence), so a
     repeat costs a dict lookup instead of extraction, parsing and matching (~100 us). Bounded
-    to ``size`` entries (cleared when full), so memory stays flat in the number of records;
-    whether a record came from here never changes it: each caller gets its own copy.
+    to ``size`` entries (cleared when full) of responses up to ``max_chars`` long (a long
+    chain of thought is scored afresh: it rarely repeats, and a memo of them would hold
+    megabytes), so memory stays flat in the number of records; whether a record came from
+    here never changes it: each caller gets its own copy.
     """
 
-    def __init__(self, size: int = 65_536) -> None:
+    def __init__(self, size: int = 32_768, max_chars: int = 512) -> None:
         self.size = size
+        self.max_chars = max_chars
         self._seen: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.hits = self.misses = 0
 
@@ -146,6 +149,9 @@ class ScoreMemo:
               position: int) -> dict[str, Any]:
         """A fresh scored record of ``prediction`` on ``doc``, the document ``key`` of ``task`` at
         ``position`` (both fixed by the gold, so the stamped record is what is remembered)."""
+        if len(prediction) > self.max_chars:
+            self.misses += 1
+            return _placed(suite.score(doc, prediction), task, position, doc)
         memo_key = (task, key, prediction)
         rec = self._seen.get(memo_key)
         if rec is None:

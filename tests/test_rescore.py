@@ -117,6 +117,11 @@ def test_the_memo_returns_fresh_records_equal_to_scoring_anew(release_root):
                 rec["task"] = "changed"  # a caller's edit never reaches the next caller
                 assert memo.score(suite, task.task, key, doc, answer, position) == fresh
     assert len(memo._seen) <= 2 and memo.hits and memo.misses
+    key, doc = docs[0]
+    long_answer = "Let me think. " * 100 + str(doc["answer"])
+    fresh = {**suite.score(doc, long_answer), "task": task.task, "doc_id": 0, "row_id": doc["id"]}
+    assert memo.score(suite, task.task, key, doc, long_answer, 0) == fresh
+    assert all(long_answer not in k for k in memo._seen)  # long responses are never held
 
 
 def test_lines_json_writes_but_orjson_refuses_still_score(one_model, release_root, tmp_path):
