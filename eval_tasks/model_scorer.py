@@ -110,11 +110,6 @@ class Rescorer:
                         records[suite.name].append(_record(suite, doc, "", task, position, missing=True))
         return coverage
 
-    def tail(self, files: list[Path]) -> dict[str, Any]:
-        """The results document's fields known only once every model is scored."""
-        return results_tail(files, self.read, self.skipped, self.gold.provenance)
-
-
 def results_tail(files: list[Path], read: int, skipped: Mapping[str, int],
                  releases: Mapping[str, Any]) -> dict[str, Any]:
     """The results document's closing fields: skipped tasks, the releases scored, who scored."""
@@ -124,7 +119,6 @@ def results_tail(files: list[Path], read: int, skipped: Mapping[str, int],
         raise PredictionsError(f"no samples in {', '.join(map(str, files))}")
     return {"skipped_tasks": dict(skipped), "releases": dict(releases), "gold": "release",
             "provenance": software()}
-
 
 
 class ScoreMemo:

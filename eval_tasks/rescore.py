@@ -24,8 +24,8 @@ from typing import Any
 
 from .model_scorer import Rescorer, ScoreMemo, results_tail
 from .predictions import sample_files
-from .results import FORMAT
 from .rescore_workers import scored_models
+from .results import FORMAT
 
 __all__ = ["Rescorer", "ScoreMemo", "score_samples", "write_scored"]
 

@@ -80,9 +80,9 @@ def test_worker_processes_write_the_same_file_byte_for_byte(one_model, release_r
     runs = _models(one_model, tmp_path / "runs", 5)
     files = {}
     for n in (1, 2, 3):
-        lines = []
+        lines: list = []
         write_scored([runs], tmp_path / f"w{n}.json", releases=release_root, progress=False, num_proc=n,
-                     on_model=lambda model, tasks: lines.append((model, tasks)))
+                     on_model=lambda model, tasks, lines=lines: lines.append((model, tasks)))
         files[n] = ((tmp_path / f"w{n}.json").read_bytes(), lines)
     assert files[1] == files[2] == files[3]
     assert [m for m, _ in files[2][1]] == [f"model-{k}" for k in range(5)]
@@ -92,7 +92,7 @@ def test_worker_processes_write_the_same_file_byte_for_byte(one_model, release_r
 def test_a_worker_failure_is_the_first_bad_model_s_own_error(one_model, release_root, tmp_path):
     runs = _models(one_model, tmp_path / "runs", 4)
     for k in (1, 3):
-        bad = sorted((runs / f"model-{k}").glob("samples_*.jsonl"))[0]
+        bad = min((runs / f"model-{k}").glob("samples_*.jsonl"))
         bad.write_text(bad.read_text() + "[1, 2]\n")
     out = tmp_path / "results.json"
     with pytest.raises(PredictionsError, match=r"model-1/samples_.*expected a JSON object"):
@@ -127,7 +127,7 @@ def test_the_memo_returns_fresh_records_equal_to_scoring_anew(release_root):
 def test_lines_json_writes_but_orjson_refuses_still_score(one_model, release_root, tmp_path):
     # json.dumps writes NaN metric values and big integers; the fast reader falls back to json.
     runs = _models(one_model, tmp_path / "runs", 1)
-    path = sorted((runs / "model-0").glob("samples_*.jsonl"))[0]
+    path = min((runs / "model-0").glob("samples_*.jsonl"))
     lines = path.read_text().splitlines()
     first = json.loads(lines[0])
     first["metrics"], first["filter_hash"] = [float("nan")], 2 ** 70

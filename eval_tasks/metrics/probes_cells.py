@@ -27,7 +27,7 @@ def _mean(values: Sequence[float]) -> float | None:
 class _Cell:
     """The value lists of the records of one (skill, domain, template)."""
 
-    __slots__ = ("accuracy", "paper_accuracy", "fuzzy", "template")
+    __slots__ = ("accuracy", "fuzzy", "paper_accuracy", "template")
 
     def __init__(self, domain: Any, template_id: Any) -> None:
         self.accuracy: list[float] = []
