@@ -41,7 +41,7 @@ def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, A
             summary = suite.summarize(_unique_rows(records))
             out[model][name] = {
                 "summary": summary, "headline": suite.headline(summary),
-                "tasks": {t: suite.task_metrics(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
+                "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
                 "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}
     return out
 

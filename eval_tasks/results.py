@@ -58,7 +58,7 @@ def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> d
         for r in records:
             by_task[r["task"]].append(r)
         for task, recs in sorted(by_task.items()):
-            tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_metrics(index[task], recs)}
+            tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_table(index[task], recs)}
         suites[suite_name] = suite.summarize(_dedupe(records))
     return {"tasks": tasks, "suites": suites}
 

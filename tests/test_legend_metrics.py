@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from chartprobe.eval_tasks.metric_names import paper_key, readable
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
 from chartprobe.eval_tasks.runner import tasks_path
@@ -292,25 +293,27 @@ def test_task_yaml_reports_the_profile_and_its_study(task):
     doc = yaml.load(path.read_text(), Loader=_TaskLoader)
     body = yaml.load((path.parent / "_legend_yaml").read_text(), Loader=_TaskLoader)
     metric_list = doc.get("metric_list", body["metric_list"])
-    assert [m["metric"] for m in metric_list] == ls.metric_names(study)
+    table_names = [readable(n) for n in ls.metric_names(study)]  # what lm-eval's table prints
+    assert [m["metric"] for m in metric_list] == table_names
     utils = _legend_utils()
     for m in metric_list:
         assert m["aggregation"] == f"!function legend_utils.{m['metric']}"
         assert callable(getattr(utils, m["metric"]))
-        assert m["higher_is_better"] == (m["metric"] not in ls.LOWER_IS_BETTER)
+        assert m["higher_is_better"] == (paper_key(m["metric"]) not in ls.LOWER_IS_BETTER)
     hook = doc.get("process_results", body["process_results"]).removeprefix("!function legend_utils.")
     doc_row = _row("r", answer="2", study_factor=study or "")
-    assert list(getattr(utils, hook)(doc_row, ["2"])) == ls.metric_names(study)
+    assert list(getattr(utils, hook)(doc_row, ["2"])) == table_names
 
 
 def test_aggregations_are_the_suite_task_metrics_with_nan_for_undefined():
     utils = _legend_utils()
     records = [lm.score_record(r, str(r["target_legend_index"])) for r in _rotation_rows()]
-    expected = suite_for_release("legend").task_metrics(task_index()["chartprobe_legend_order"], records)
+    expected = suite_for_release("legend").task_table(task_index()["chartprobe_legend_order"], records)
+    assert "value_extraction" in expected and "ve" not in expected  # score's table reads as lm-eval's
     for name, value in expected.items():
         got = getattr(utils, name)(records)
         assert (math.isnan(got) if value is None else got == pytest.approx(value)), name
-    assert expected["conflict_acc"] == 0.0 and math.isnan(utils.cr(records))
+    assert expected["conflict_acc"] == 0.0 and math.isnan(utils.consistency_responsiveness_hm(records))
 
 
 def test_suite_headline_and_summary():

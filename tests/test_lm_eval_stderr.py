@@ -61,7 +61,7 @@ def test_a_marked_aggregation_gets_the_cluster_bootstrap_capped_at_the_shared_co
 
     fu = _utils("families_utils")
     items = _family_items()
-    assert evaluator_utils.stderr_for_metric(fu.oa, 0) is None  # --bootstrap_iters 0: no stderr
+    assert evaluator_utils.stderr_for_metric(fu.original_accuracy, 0) is None  # --bootstrap_iters 0: no stderr
     records = fm.from_items(items)
 
     def expected(iters: int) -> float:
@@ -69,11 +69,11 @@ def test_a_marked_aggregation_gets_the_cluster_bootstrap_capped_at_the_shared_co
                            iters=iters, relabel=bs.relabel_fields("family_id")).stderr
 
     # lm-eval's default --bootstrap_iters (100,000) is capped at bs.RESAMPLES; a smaller one is used as is
-    assert evaluator_utils.stderr_for_metric(fu.oa, 100_000)(items) == pytest.approx(expected(bs.RESAMPLES))
-    assert evaluator_utils.stderr_for_metric(fu.oa, 50)(list(items)) == pytest.approx(expected(50))
+    assert evaluator_utils.stderr_for_metric(fu.original_accuracy, 100_000)(items) == pytest.approx(expected(bs.RESAMPLES))
+    assert evaluator_utils.stderr_for_metric(fu.original_accuracy, 50)(list(items)) == pytest.approx(expected(50))
     assert expected(bs.RESAMPLES) > 0
-    p_se = evaluator_utils.stderr_for_metric(fu.rvc_p, 100_000)(items)
-    assert 0 < p_se < 1 and math.isfinite(fu.rvc_p(items))
+    p_se = evaluator_utils.stderr_for_metric(fu.relative_variant_change_p, 100_000)(items)
+    assert 0 < p_se < 1 and math.isfinite(fu.relative_variant_change_p(items))
 
 
 def test_the_metrics_of_a_task_share_one_summary_per_draw(monkeypatch):
@@ -106,6 +106,9 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
     rows = [line for line in run.stdout.splitlines() if line.startswith("|")]  # the printed table
     assert set(TASKS) <= {line.split("|")[1].strip() for line in rows}
     assert not [line for line in rows if "N/A" in line]
+    names = {line.split("|")[5].strip() for line in rows if len(line.split("|")) > 5}  # the Metric column
+    assert {"value_extraction", "consistency_responsiveness_hm", "original_accuracy"} <= names, names
+    assert not names & {"ve", "cons", "cr", "oa"}, names  # readable names only (eval_tasks/metric_names.py)
 
     # the CR task's macro fuzzy is what the bootstrap over the logged per-row items gives, by chart
     cr = _utils("probes_utils")
@@ -118,7 +121,7 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
 
     # lean --log_samples: every metric but the first names the record instead of repeating it
     for task, first, size in (("chartprobe_judge_cpa", "two_pass_accuracy", len(_utils("judge_utils").CPA_METRICS)),
-                              ("chartprobe_families_bars", "oa", len(_utils("families_utils").METRICS)),
+                              ("chartprobe_families_bars", "original_accuracy", len(_utils("families_utils").METRICS)),
                               ("chartprobe_legend", None, None)):
         (path,) = glob.glob(str(tmp_path / "results" / "**" / f"samples_{task}_*.jsonl"), recursive=True)
         for line in map(json.loads, Path(path).read_text().splitlines()):

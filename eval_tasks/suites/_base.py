@@ -58,6 +58,13 @@ class Suite(abc.ABC):
         """What lm-eval's results table shows for ``task`` (its aggregations over these records)."""
         return {"accuracy": fmean(map(self.accuracy, records)) if records else None}
 
+    def task_table(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        """:meth:`task_metrics` under the names lm-eval's table prints (``value_extraction`` for
+        ``ve``: :func:`chartprobe.eval_tasks.metric_names.readable`), so the two tables read alike."""
+        from ..metric_names import readable_keys
+
+        return readable_keys(self.task_metrics(task, records))
+
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         """Flat numbers for the cross-model comparison table (column -> value)."""
         return {"accuracy": summary.get("accuracy")}

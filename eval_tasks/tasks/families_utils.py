@@ -3,11 +3,13 @@
 ``process_results`` scores one row and returns the same per-row tuple under every metric
 name; each aggregation receives the whole list and computes its family metric (cross-
 document metrics cannot be per-row means). Undefined values (e.g. CVA when no original is
-solved) are NaN so lm-eval's table still prints.
+solved) are NaN so lm-eval's table still prints. The table shows readable names
+(``original_accuracy`` for the paper's OA, ..., :mod:`chartprobe.eval_tasks.metric_names`); the
+metric code and the summaries keep the paper's keys.
 
 Stderr: lm-eval's column shows a bootstrap over whole families (the rows of a family share its
 chart and question), :mod:`chartprobe.eval_tasks.lm_eval_stderr`; a family drawn twice counts as
-two families. ``rvc_p`` is a p-value, and its stderr (how much p moves when other families are
+two families. ``relative_variant_change_p`` (``rvc_p``) is a p-value, and its stderr (how much p moves when other families are
 drawn) recomputes the sign-flip test on every draw: at most :data:`RVC_P_DRAWS` draws of a
 :data:`RVC_P_INNER`-flip test, never the exact enumeration (2^16 flips take ~2 s per call with
 16 templates; the Monte-Carlo error of a 999-flip p, ≤ 0.016, is small beside the spread).
@@ -23,11 +25,15 @@ from chartprobe.eval_tasks.data import load_release  # noqa: F401 - referenced a
 from chartprobe.eval_tasks.judge_equivalence import judge_from_env
 from chartprobe.eval_tasks.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.logged_once import share
+from chartprobe.eval_tasks.metric_names import readable
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 
-METRICS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
-"""Metric names of the family tasks (the resolution task has acc_100 / acc_75 / acc_50)."""
+KEYS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
+"""The paper's short keys of the family metrics (what :func:`_family_numbers` returns)."""
+METRICS = tuple(map(readable, KEYS))
+"""Table names of the family tasks' metrics (``original_accuracy``, ...; the resolution task has
+acc_100 / acc_75 / acc_50): the YAML's metric list and the aggregation functions below."""
 
 
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:
@@ -70,18 +76,19 @@ def _family_metric(name: str, doc: str):
     def aggregate(items: list[tuple]) -> float:
         return _num(pick(_family_numbers(fm.from_items(items))))
 
-    aggregate.__name__, aggregate.__doc__ = name, doc
+    aggregate.__name__, aggregate.__doc__ = readable(name), doc
     return aggregate
 
 
-oa = _family_metric("oa", "Original accuracy.")
-ra = _family_metric("ra", "Reconstruction accuracy.")
-va = _family_metric("va", "Variant accuracy (pooled over every variant).")
-rvc = _family_metric("rvc", "Relative variant change, 100·(VA−OA)/OA.")
-cva = _family_metric("cva", "Conditional variant accuracy (families whose original is correct).")
-cu = _family_metric("cu", "Correct-update rate after original success.")
-nu = _family_metric("nu", "Noisy-update rate after original success.")
-sp = _family_metric("sp", "Stale-prediction rate after original success.")
+original_accuracy = _family_metric("oa", "OA: original accuracy.")
+reconstruction_accuracy = _family_metric("ra", "RA: reconstruction accuracy.")
+variant_accuracy = _family_metric("va", "VA: variant accuracy (pooled over every variant).")
+relative_variant_change_pct = _family_metric("rvc", "RVC: relative variant change, 100·(VA−OA)/OA, in percent.")
+conditional_variant_accuracy = _family_metric("cva", "CVA: conditional variant accuracy (families whose original "
+                                              "is correct).")
+correct_update_rate = _family_metric("cu", "CU: correct-update rate after original success.")
+noisy_update_rate = _family_metric("nu", "NU: noisy-update rate after original success.")
+stale_prediction_rate = _family_metric("sp", "SP: stale-prediction rate after original success.")
 
 
 def _rvc_p_draw(records: list[dict[str, Any]]) -> float | None:
@@ -91,7 +98,7 @@ def _rvc_p_draw(records: list[dict[str, Any]]) -> float | None:
 
 @clustered(_family_of, relabel_fields("family_id"), prepare=fm.from_items, statistic=_rvc_p_draw,
            max_resamples=RVC_P_DRAWS)
-def rvc_p(items: list[tuple]) -> float:
+def relative_variant_change_p(items: list[tuple]) -> float:
     """p-value of the two-sided paired sign-flip permutation test for OA→VA, clustered by source
     template (the tuples carry ``source``; the same test as ``chartprobe score`` / ``report``)."""
     return _num(fm.sign_flip_test(fm.from_items(items)))

@@ -10,7 +10,9 @@ changes scores, so it comes with a new hash and a task version bump.
 Metrics are cross-document (chains, base/variant pairs, abstention precision): each
 ``process_*`` hook returns the scored record under every metric name of its task, and each
 aggregation computes one metric of ``chartprobe.eval_tasks.metrics.legend`` / ``legend_studies`` over the
-whole list; an undefined metric is NaN so lm-eval's table still prints. Their stderr in lm-eval's
+whole list; an undefined metric is NaN so lm-eval's table still prints. The table shows readable
+names (``value_extraction`` for the paper's VE, ..., :mod:`chartprobe.eval_tasks.metric_names`);
+the metric code and the summaries keep the paper's keys. Their stderr in lm-eval's
 table is a bootstrap over base charts (``LegendSuite.unit_key``: every question, chain, group and
 intervention of one chart shares its data; :mod:`chartprobe.eval_tasks.lm_eval_stderr`); a chart
 drawn twice gets fresh ids (:data:`UNIT_IDS`) so its chains and groups count twice, not merge.
@@ -26,6 +28,7 @@ from typing import Any
 from chartprobe.eval_tasks.data import load_release
 from chartprobe.eval_tasks.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.logged_once import share
+from chartprobe.eval_tasks.metric_names import readable
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
@@ -62,7 +65,7 @@ def load_legend(chartprobe_release: str = "legend", chartprobe_config: str = "sn
 
 
 def _process(study: str | None):
-    names = ls.metric_names(study)
+    names = [readable(n) for n in ls.metric_names(study)]  # the table names (metric_names.py)
 
     def process(doc: dict[str, Any], results: list[str]) -> dict[str, dict[str, Any]]:
         record = lm.score_record(doc, results[0])
@@ -95,7 +98,8 @@ def _aggregation(name: str, fn):
     return aggregate
 
 
-AGGREGATIONS = {name: _aggregation(name, fn) for name, fn in
+AGGREGATIONS = {readable(name): _aggregation(readable(name), fn) for name, fn in
                 {**lm.PROFILE, **{k: v for study in ls.STUDY_METRICS.values() for k, v in study.items()}}.items()}
-"""Metric name -> aggregation; `aggregation: !function legend_utils.<name>` needs module attributes."""
+"""Table name (``metric_names.readable``) -> aggregation; `aggregation: !function legend_utils.<name>`
+needs module attributes."""
 globals().update(AGGREGATIONS)
