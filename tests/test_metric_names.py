@@ -5,7 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.metric_names import NAMES, PREFIXES, describe, docs_page, paper_key, readable, readable_keys
+from chartprobe.eval_tasks.metric_names import (
+    NAMES,
+    PREFIXES,
+    describe,
+    docs_page,
+    paper_key,
+    readable,
+    readable_keys,
+)
 from chartprobe.eval_tasks.runner import tasks_path
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.task_index import task_index
