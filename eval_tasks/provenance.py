@@ -23,8 +23,8 @@ from typing import Any
 
 from .predictions import PredictionsError
 
-__all__ = ["PROVENANCE_KEY", "ReleaseProvenance", "check_same_releases", "lm_eval_results_for", "lm_eval_run",
-           "provenance_markdown", "read_lm_eval_run", "release_hash",
+__all__ = ["PROVENANCE_HEADER", "PROVENANCE_KEY", "ReleaseProvenance", "check_same_releases", "lm_eval_results_for", "lm_eval_run",
+           "provenance_markdown", "provenance_rows", "read_lm_eval_run", "release_hash",
            "release_provenance", "software"]
 
 PROVENANCE_KEY = "chartprobe_provenance"
@@ -188,9 +188,14 @@ def check_same_releases(per_model: Mapping[str, Mapping[str, Iterable[ReleasePro
     return mixed
 
 
-def provenance_markdown(prov: Mapping[str, Mapping[str, Any]], mixed: Mapping[str, list[str]],
-                        table: Any) -> list[str]:
-    """The report.md provenance section: one row per model, suite and release it was scored on."""
+PROVENANCE_HEADER = ["model", "suite", "release (path@revision)", "preset", "generator", "content hash", "lm-eval",
+                     "model args", "gen kwargs"]
+"""Columns of :func:`provenance_rows` (report.md's provenance section and the Space's)."""
+
+
+def provenance_rows(prov: Mapping[str, Mapping[str, Any]]) -> list[list[Any]]:
+    """One row per model, suite and release it was scored on (:data:`PROVENANCE_HEADER` columns);
+    ``prov`` is model -> ``{"releases": {suite: [ReleaseProvenance]}, "runs": [lm-eval run, ...]}``."""
     rows = []
     for model, entry in sorted(prov.items()):
         runs = entry.get("runs") or []
@@ -203,10 +208,14 @@ def provenance_markdown(prov: Mapping[str, Mapping[str, Any]], mixed: Mapping[st
                 where = f"{rel.path}@{rel.revision}" if rel.revision else rel.path
                 digest = str(rel.content_hash)[:12] if rel.content_hash else None
                 rows.append([model, suite, where, rel.preset, rel.generator_version, digest, lm_eval, args, gen])
+    return rows
+
+
+def provenance_markdown(prov: Mapping[str, Mapping[str, Any]], mixed: Mapping[str, list[str]],
+                        table: Any) -> list[str]:
+    """The report.md provenance section: :func:`provenance_rows` under a note on mixed releases."""
     parts = ["## Provenance", ""]
     for suite, ids in mixed.items():
         parts += [(f"**Mixed releases:** models of suite `{suite}` were scored on {len(ids)} different releases "
                    f"({', '.join(i[:12] for i in ids)}); their numbers are not comparable."), ""]
-    header = ["model", "suite", "release (path@revision)", "preset", "generator", "content hash", "lm-eval",
-              "model args", "gen kwargs"]
-    return parts + [table(header, rows), ""]
+    return parts + [table(PROVENANCE_HEADER, provenance_rows(prov)), ""]

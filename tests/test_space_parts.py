@@ -66,6 +66,25 @@ def test_lm_eval_results_give_values_and_stderrs(tmp_path):
     assert run.lm_eval["chartprobe_smoke"]["accuracy"] == (0.5, 0.1)
 
 
+def test_leaderboard_shows_each_runs_provenance(tmp_path):
+    """The Space names the release and the run behind every number (issue #18, part 2)."""
+    from chartspace.predictions import PredictionSet, load_uploads
+    from chartspace.views.leaderboard import board_html
+
+    doc = {**_lm_eval_doc(), "config": {"model": "hf-multimodal", "model_args": "pretrained=/tmp/tiny",
+                                        "gen_kwargs": {"max_gen_toks": 8}},
+           "chartprobe_provenance": {"releases": {"smoke": {
+               "path": "/data/hub/chartprobe-smoke", "preset": "small", "generator_version": "1.2.0",
+               "content_hash": "0123456789abcdef" * 4}}}}
+    path = tmp_path / f"results_{STAMP}.json"
+    path.write_text(json.dumps(doc))
+    (run,) = load_uploads([path], "tiny", tmp_path / "work")
+    _, _, html, _ = board_html(PredictionSet({"tiny": run}), None, None)
+    for shown in ("Provenance", "/data/hub/chartprobe-smoke", "small", "1.2.0", "0123456789ab", "0.4.13",
+                  "pretrained=/tmp/tiny", "max_gen_toks"):
+        assert shown in str(html), shown
+
+
 def _preds():
     from chartspace.predictions import ModelRun, PredictionSet
 

@@ -60,6 +60,9 @@ class ModelRun:
     summary: str = ""
     lm_eval: Metrics = field(default_factory=dict, repr=False)
     """The table lm-eval printed for this run (its ``results_*.json``), when it came with one."""
+    lm_eval_runs: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    """The run fields of those lm-eval results files (model, its and the generation arguments,
+    lm-eval version, releases: :func:`chartprobe.eval_tasks.provenance.lm_eval_run`)."""
 
     def task_metrics(self) -> dict[str, dict[str, float | None]]:
         """task -> metric -> value, as ``chartprobe score`` recomputed them from the samples."""
@@ -169,7 +172,8 @@ def _stored_answer(rec: Mapping[str, Any]) -> str:
     return "(score only)"
 
 
-def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics | None = None) -> ModelRun:
+def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics | None = None,
+                  lm_eval_runs: Iterable[dict[str, Any]] = ()) -> ModelRun:
     """One model's run from its samples files; files of tasks no chartprobe suite scores are
     skipped (named in the run's summary), never an error, unless nothing else is left."""
     from chartprobe.eval_tasks.predictions import iter_samples, sample_files
@@ -201,6 +205,7 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
                                f"({type(exc).__name__}: {exc})") from exc
     run = _runs_from_results(doc, answers, "samples")[0]
     run.lm_eval = dict(lm_eval or {})
+    run.lm_eval_runs = list(lm_eval_runs)
     if skipped:
         run.summary += f"; skipped {len(skipped)} non-chartprobe task(s): {', '.join(skipped)}"
     return run
@@ -237,13 +242,17 @@ def load_uploads(paths: Iterable[str | Path], model: str, workdir: Path) -> list
     other = [f.name for f in files if f not in samples and f not in results]
     if other:
         raise PredictionsError(f"unsupported file(s): {', '.join(other)} (expected .jsonl samples or .json results)")
+    from chartprobe.eval_tasks.provenance import lm_eval_run
+
     runs, lm_eval_files = _split_json(results)
     name = safe_model_name(model, "uploaded-model")
     table = read_lm_eval_results(lm_eval_files)
+    # what the run was (model and generation arguments, lm-eval version, releases), for provenance
+    lm_runs = [lm_eval_run(read_json_file(f), f.name) for f in sorted(lm_eval_files, key=lambda f: f.name)]
     if samples:
-        runs.append(_load_samples(samples, name, workdir / "samples", table))
+        runs.append(_load_samples(samples, name, workdir / "samples", table, lm_runs))
     elif table:  # lm-eval's table alone: a leaderboard entry without item verdicts
-        runs.append(ModelRun(name, None, {}, f"lm-eval results only: {len(table)} task(s)", table))
+        runs.append(ModelRun(name, None, {}, f"lm-eval results only: {len(table)} task(s)", table, lm_runs))
     return runs
 
 

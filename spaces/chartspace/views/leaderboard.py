@@ -2,7 +2,9 @@
 
 Source: lm-eval's own table (``results_*.json`` beside the samples, with its standard
 errors) or ``chartprobe score``'s recomputation from the samples; a metric filter narrows
-the table to one metric across tasks. Re-rendered whenever the tab opens.
+the table to one metric across tasks; below it, each run's provenance (release, preset,
+generator, content hash, lm-eval version, model and generation arguments). Re-rendered whenever
+the tab opens.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from chartspace.html import Markup, esc, info_box, table
 from chartspace.leaderboard import board, cell
+from chartspace.provenance import provenance_table
 from chartspace.views._common import ViewHandle, guarded
 
 __all__ = ["TITLE", "board_html", "build"]
@@ -25,7 +28,10 @@ def board_html(preds: Any, source: str | None, metric: str | None) -> tuple[Any,
         return b, info_box("Load predictions in the Predictions tab: the leaderboard lists their tasks."), Markup(""), None
     rows = [[Markup(f"<code>{esc(task)}</code>"), name, *(cell(v) for v in values)] for task, name, values in b.rows]
     note = Markup(f"{len(b.models)} model(s) × {len(b.tasks)} task(s) — source: <b>{esc(b.source)}</b>")
-    return b, note, table(["task", "metric", *b.models], rows), b.source
+    header, prov = provenance_table(preds)  # which release and run each number comes from
+    body = Markup(table(["task", "metric", *b.models], rows) + Markup("<h4>Provenance</h4>")
+                  + table(header, prov))
+    return b, note, body, b.source
 
 
 def build(state: Any) -> ViewHandle:
