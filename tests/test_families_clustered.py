@@ -105,7 +105,7 @@ def test_source_survives_the_lm_eval_round_trip_and_all_paths_agree():
            "answer": "42", "answer_type": "number", "original_answer": "40", "source": "T"}
     rec = fm.score_family_record(doc, "<answer>42</answer>")
     assert rec["source"] == "T"
-    item = _utils().process_results(doc, ["<answer>42</answer>"])["rvc_p"]
+    item = _utils().process_results(doc, ["<answer>42</answer>"])["relative_variant_change_p"]
     assert fm.from_items([item])[0]["source"] == "T"
     legacy = {k: v for k, v in rec.items() if k in fm.ITEM_FIELDS and k != "source"}
     assert fm.from_items([fm.to_item(legacy)]) == [legacy]  # no source stays no source
@@ -114,7 +114,7 @@ def test_source_survives_the_lm_eval_round_trip_and_all_paths_agree():
 
     for recs in (_one_template_carries_the_effect(), _effect_spread_over_templates()):
         p = fm.sign_flip_test(recs)
-        assert _utils().rvc_p([fm.to_item(r) for r in recs]) == pytest.approx(p)
+        assert _utils().relative_variant_change_p([fm.to_item(r) for r in recs]) == pytest.approx(p)
         assert suite_for_release("families").summarize(recs)["RVC_p"] == pytest.approx(p)
 
 
@@ -124,7 +124,7 @@ def test_scored_release_rows_carry_their_source(release_root):
     rows = load_dataset(str(release_root / "chartprobe-families"), "all", split="test")
     rows = rows.remove_columns(["image"]).to_list()
     utils = _utils()
-    recs = fm.from_items([utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["oa"]
+    recs = fm.from_items([utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["original_accuracy"]
                           for r in rows])
     assert {r["source"] for r in recs} == {r["source"] for r in rows}
     assert fm.sign_flip_clusters(recs) == len({r["source"] for r in rows})

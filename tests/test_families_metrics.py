@@ -109,18 +109,18 @@ def test_memorizing_agent_gets_full_oa_and_cva_equal_to_unchanged_share(release_
     rows = load_dataset(str(release_root / "chartprobe-families"), "all", split="test")
     rows = rows.remove_columns(["image"]).to_list()
     utils = _utils()
-    items = [utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["oa"] for r in rows]
+    items = [utils.process_results(r, [f"<answer>{r['original_answer']}</answer>"])["original_accuracy"] for r in rows]
     variants = [r for r in rows if r["role"] == "variant"]
     # "Unchanged" as the scorer judges it: the original's answer within the variant's own tolerance
     # (a printed number is exact to its last digit).
     unchanged = sum(score_answer(r["original_answer"], r["answer"], r["answer_type"],
                                  tolerance=r.get("tolerance") or None).correct for r in variants) / len(variants)
-    assert utils.oa(items) == 1.0 and utils.ra(items) == 1.0
-    assert utils.cva(items) == pytest.approx(unchanged)
-    assert utils.cu(items) == pytest.approx(unchanged)
-    assert utils.sp(items) == pytest.approx(1 - unchanged) and utils.nu(items) == 0.0
-    assert utils.rvc(items) == pytest.approx(100 * (unchanged - 1))
-    assert utils.rvc_p(items) < 0.05
+    assert utils.original_accuracy(items) == 1.0 and utils.reconstruction_accuracy(items) == 1.0
+    assert utils.conditional_variant_accuracy(items) == pytest.approx(unchanged)
+    assert utils.correct_update_rate(items) == pytest.approx(unchanged)
+    assert utils.stale_prediction_rate(items) == pytest.approx(1 - unchanged) and utils.noisy_update_rate(items) == 0.0
+    assert utils.relative_variant_change_pct(items) == pytest.approx(100 * (unchanged - 1))
+    assert utils.relative_variant_change_p(items) < 0.05
 
 
 def test_small_n_sign_flip_p_is_exact_and_shared_with_lm_eval():
@@ -131,10 +131,10 @@ def test_small_n_sign_flip_p_is_exact_and_shared_with_lm_eval():
     assert p == pytest.approx(2 / 2 ** 16)
     from chartprobe.eval_tasks.suites import suite_for_release
 
-    assert _utils().rvc_p([fm.to_item(r) for r in failing]) == pytest.approx(p)
+    assert _utils().relative_variant_change_p([fm.to_item(r) for r in failing]) == pytest.approx(p)
     assert suite_for_release("families").summarize(failing)["RVC_p"] == pytest.approx(p)
     many = [r for i in range(40) for r in _family(f"m{i}", True, True, [False] * 10)]
-    assert _utils().rvc_p([fm.to_item(r) for r in many]) == suite_for_release("families").summarize(many)["RVC_p"]
+    assert _utils().relative_variant_change_p([fm.to_item(r) for r in many]) == suite_for_release("families").summarize(many)["RVC_p"]
 
 
 def test_resolution_rows_scored_with_the_families_task_are_not_extra_reconstructions(release_root, tmp_path):
