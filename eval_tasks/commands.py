@@ -59,8 +59,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
         skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
                                progress=not args.quiet, num_proc=args.num_proc, on_model=show)
+    from .task_index import task_index
+
+    index = task_index()
     for task, n in skipped.items():
-        print(f"skipped {n} samples of unknown task {task}")
+        why = ("a released-protocol task: lm-eval's own table is its score"
+               if task in index else "not a chartprobe task")
+        print(f"skipped {n} samples of {task} ({why})")
     print(f"results: {out}")
     return 0
 

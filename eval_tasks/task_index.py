@@ -6,6 +6,11 @@ editing a list here. So the index is built from ``eval_tasks/tasks/*.yaml``: eve
 task names its release, config, optional row filter (``chartprobe_where``) and test split
 in ``dataset_kwargs`` (following ``include:`` chains). Group files and templates without
 ``.yaml`` are not tasks and are skipped, as lm-eval does.
+
+A task's ``metadata.chartprobe_protocol`` says whose rules it follows: ``chartprobe`` (the
+default: our prompts and typed scorer, which ``chartprobe score``, the reference agents and the
+Space reproduce) or ``paper`` (``*_paper`` tasks: a paper's released prompts, decoding and
+parsing rules, scored by lm-eval's own table only).
 """
 
 from __future__ import annotations
@@ -39,6 +44,12 @@ class TaskData:
     config: str
     split: str = "test"
     where: Mapping[str, Any] = field(default_factory=dict)
+    protocol: str = "chartprobe"
+
+    @property
+    def rescored(self) -> bool:
+        """Whether ``chartprobe score`` and the reference agents reproduce this task's scoring."""
+        return self.protocol == "chartprobe"
 
     def selects(self, config: str, split: str, row: Mapping[str, Any]) -> bool:
         """Whether ``row`` of ``config``/``split`` is one of this task's documents."""
@@ -66,11 +77,12 @@ def task_index(tasks_dir: str | None = None) -> dict[str, TaskData]:
         out[data["task"]] = TaskData(
             task=data["task"], release=kwargs["chartprobe_release"],
             config=kwargs.get("chartprobe_config", "default"), split=data.get("test_split", "test"),
-            where=dict(kwargs.get("chartprobe_where") or {}))
+            where=dict(kwargs.get("chartprobe_where") or {}),
+            protocol=str((data.get("metadata") or {}).get("chartprobe_protocol", "chartprobe")))
     return out
 
 
 def tasks_for_rows(release: str, config: str, split: str, row: Mapping[str, Any]) -> list[str]:
     """Every task that evaluates ``row`` (a row may feed a per-group task and an 'all' task)."""
     return [t.task for t in task_index().values()
-            if t.release == release and t.selects(config, split, row)]
+            if t.rescored and t.release == release and t.selects(config, split, row)]

@@ -79,7 +79,7 @@ def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) ->
     stamp = stamp or date_id()
     written = []
     for task in task_index().values():
-        if task.release != runs.release:
+        if task.release != runs.release or not task.rescored:  # *_paper tasks: same rows, released rules
             continue
         suite = suite_for_release(runs.release)
         docs = order_documents(suite, [d for d in runs.rows.get((task.config, task.split), [])
