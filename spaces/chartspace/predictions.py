@@ -180,14 +180,18 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
     from chartprobe.eval_tasks.rescore import score_samples
     from chartprobe.eval_tasks.scoring import extract_answer
     from chartprobe.eval_tasks.suites import suite_for_task
+    from chartprobe.eval_tasks.task_index import task_index
 
     from chartspace.samples import check_samples_file
 
     checks = {f: check_samples_file(f) for f in files}
     ours = [f for f, c in checks.items() if c.is_chartprobe]
-    skipped = sorted({c.task for c in checks.values() if not c.is_chartprobe})
+    index = task_index()
+    # *_paper tasks are ours but scored by lm-eval's table only (released rules): named apart
+    paper = sorted({c.task for c in checks.values() if not c.is_chartprobe and c.task in index})
+    skipped = sorted({c.task for c in checks.values() if not c.is_chartprobe and c.task not in index})
     if not ours:
-        raise PredictionsError(f"no chartprobe task in these files (tasks found: {', '.join(skipped)})")
+        raise PredictionsError(f"no chartprobe task in these files (tasks found: {', '.join(paper + skipped)})")
     if sum(checks[f].samples for f in ours) == 0:
         raise PredictionsError("these files hold no samples")
     staged = _stage(ours, workdir / model)
@@ -208,6 +212,8 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
     run.lm_eval_runs = list(lm_eval_runs)
     if skipped:
         run.summary += f"; skipped {len(skipped)} non-chartprobe task(s): {', '.join(skipped)}"
+    if paper:
+        run.summary += f"; released-protocol task(s), scored in lm-eval's table only: {', '.join(paper)}"
     return run
 
 
