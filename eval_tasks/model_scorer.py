@@ -77,7 +77,10 @@ class Rescorer:
                 if key in seen_keys:
                     continue
                 seen_keys.add(key)
-                out.append(self._memo.score(suite, s.task, key, doc, s.prediction, position))
+                if s.responses:  # a repeated run: the vote over every response it kept
+                    out.append(_placed(suite.score_votes(doc, s.responses), s.task, position, doc))
+                else:
+                    out.append(self._memo.score(suite, s.task, key, doc, s.prediction, position))
             sources.append(str(path))
             run_key = (path.parent, path.stem.rpartition("_")[2])  # one lm-eval run: its folder and date
             if run_key not in run_keys:  # read once per run, not once per task file (a glob each)

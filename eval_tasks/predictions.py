@@ -49,6 +49,9 @@ class Sample(NamedTuple):
     doc_id: int
     doc: dict[str, Any]
     prediction: str
+    responses: tuple[str, ...] = ()
+    """Every response lm-eval scored, when a repeated run (``repeats``, a keep-all filter such as
+    the ``*_vote`` tasks' ``take_first_k``) kept more than one; ``prediction`` is the first."""
 
 
 class PredictionsError(ValueError):
@@ -162,6 +165,16 @@ def _response(line: Mapping[str, Any]) -> str:
     return "" if resp is None else str(resp)
 
 
+def _responses(line: Mapping[str, Any]) -> tuple[str, ...]:
+    """All responses lm-eval handed to ``process_results`` when it kept several (``[[r1, ..., rK]]``),
+    else ``()``. A run that sampled K times but kept only the first (lm-eval's default
+    ``take_first``) was scored on that one, and so is it here."""
+    filtered = line.get("filtered_resps")
+    if type(filtered) is list and filtered and type(filtered[0]) is list and len(filtered[0]) > 1:
+        return tuple("" if r is None else str(r) for r in filtered[0])
+    return ()
+
+
 def _loads(data: bytes) -> Any:
     """One JSON line: orjson (~3x faster on a 2 KB sample line, UTF-8 checked on the way), else
     the standard library.
@@ -194,7 +207,7 @@ def _sample(path: Path, task: str, model: str, n: int, data: bytes) -> Sample:
         response = _response(line)
     except PredictionsError as exc:
         raise PredictionsError(f"{path} line {n + 1}: {exc}") from None
-    return Sample(model, task, doc_id, line["doc"], response)  # a fresh dict: no copy
+    return Sample(model, task, doc_id, line["doc"], response, _responses(line))  # a fresh dict: no copy
 
 
 def _refuse_line(path: Path, n: int, line: Any) -> None:

@@ -59,10 +59,11 @@ class TaskData:
 
 def _load(path: Path) -> dict[str, Any]:
     data = yaml.load(path.read_text(), Loader=_TaskLoader) or {}
-    base = data.pop("include", None)
-    if base:  # the leaf's own keys override the included body, as in lm-eval
-        data = {**_load(path.parent / base), **data}
-    return data
+    bases = data.pop("include", None) or []
+    merged: dict[str, Any] = {}
+    for base in [bases] if isinstance(bases, str) else bases:  # later includes win, as in lm-eval
+        merged.update(_load(path.parent / base))
+    return {**merged, **data}  # the leaf's own keys override the included bodies
 
 
 @functools.lru_cache(maxsize=4)

@@ -33,10 +33,12 @@ FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
                   ("bars", "lines", "shares", "distributions", "timelines", "resolution"))]
 JUDGE_LEAVES = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]
 PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES]  # the released protocol, tag chartprobe_paper
+VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
 EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *FAMILY_LEAVES, *JUDGE_LEAVES,
-                         *PAPER_LEAVES, "chartprobe_paper", *LEGEND_LEAVES, *TAGS])
+                         *PAPER_LEAVES, "chartprobe_paper", *VOTE_LEAVES, "chartprobe_vote", *LEGEND_LEAVES,
+                         *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}

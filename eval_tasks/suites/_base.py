@@ -15,6 +15,7 @@ from statistics import fmean
 from typing import Any, ClassVar
 
 from ..scoring import is_abstention
+from ..voting import majority_record
 from ._runs import AgentRun, Check, Row, RunSet
 
 __all__ = ["AgentRun", "Check", "RunSet", "Suite"]
@@ -45,6 +46,11 @@ class Suite(abc.ABC):
     @abc.abstractmethod
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         """Scored record for one prediction (reuse the benchmark's metrics module)."""
+
+    def score_votes(self, row: Row, responses: Sequence[str]) -> dict[str, Any]:
+        """Scored record of a repeated run's responses: the majority answer's record
+        (:func:`chartprobe.eval_tasks.voting.majority_record`, votes over normalised answers)."""
+        return majority_record([self.score(row, r) for r in responses])
 
     def accuracy(self, record: Mapping[str, Any]) -> float:
         """Item accuracy of a scored record (what validity checks average)."""

@@ -18,6 +18,7 @@ from statistics import fmean
 from typing import Any
 
 from ..metrics import judge as jm
+from ..voting import VOTE_KS, votes
 from . import suite
 from ._base import Check, RunSet, Suite
 
@@ -27,8 +28,18 @@ BALANCE = (0.45, 0.55)
 
 
 def _crj_correct(record: Mapping[str, Any]) -> bool:
-    verdict = record["verdicts"][0] if record["verdicts"] else None
-    return verdict == str(record["label"]).lower()
+    """The verdict (the majority of a voted record's samples) is the label."""
+    return jm.majority(list(record["verdicts"]), len(record["verdicts"])) == str(record["label"]).lower()
+
+
+def _k(records: Sequence[Mapping[str, Any]]) -> int:
+    """The K a run votes over: every sample its records have (1 without repeats)."""
+    return votes(records, "choices" if records and "pair_id" in records[0] else "verdicts")
+
+
+def _curve(records: list[Mapping[str, Any]], task: str) -> dict[str, dict[str, Any]]:
+    """The voting curve (§4.5) of a repeated run: its metrics voting over the first K samples."""
+    return {str(k): v for k, v in jm.voting_curve(records, task, VOTE_KS).items()}
 
 
 @suite("judge")
@@ -58,10 +69,15 @@ class JudgeSuite(Suite):
         return row.get("criterion") == "aspect_ratio"
 
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        return self.score_votes(row, [prediction])
+
+    def score_votes(self, row: Row, responses: Sequence[str]) -> dict[str, Any]:
+        """Every response's parsed label in one record (what lm-eval's judge hooks keep), correct
+        when the majority label is the gold one (a tie is no verdict: ChartJudgeBench §4.5)."""
         if "pair_id" in row:
-            rec = jm.cpa_record(row, [prediction])
-            return {**rec, "correct": rec["choices"][0] == dict(ORDERS)[row["order"]]}
-        rec = jm.crj_record(row, [prediction])
+            rec = jm.cpa_record(row, list(responses))
+            return {**rec, "correct": jm.majority(rec["choices"], len(responses)) == dict(ORDERS)[row["order"]]}
+        rec = jm.crj_record(row, list(responses))
         # "crj_task", not "task": results files use "task" for the lm-eval task name.
         return {**rec, "crj_task": row.get("task"), "correct": _crj_correct(rec)}
 
@@ -69,20 +85,31 @@ class JudgeSuite(Suite):
         cpa = [r for r in records if "pair_id" in r]
         out: dict[str, Any] = {"n": len(records)}
         if cpa:
-            out["cpa"] = jm.cpa_summary(cpa)
+            out["cpa"] = jm.cpa_summary(cpa, _k(cpa))
+            if _k(cpa) > 1:
+                out["cpa"]["voting"] = _curve(cpa, "cpa")
         for task in sorted({r.get("crj_task") for r in records if "item_id" in r}):
-            out[f"crj_{task}"] = jm.crj_metrics([r for r in records if r.get("crj_task") == task])
+            crj = [r for r in records if r.get("crj_task") == task]
+            out[f"crj_{task}"] = jm.crj_metrics(crj, _k(crj))
+            if _k(crj) > 1:
+                out[f"crj_{task}"]["voting"] = _curve(crj, "crj")
         return out
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        records = list(records)
+        k = _k(records)
+        curve = jm.voting_curve(records, "cpa" if task.config == "cpa" else "crj", VOTE_KS) if k > 1 else {}
         if task.config == "cpa":
-            s = jm.cpa_summary(list(records))
-            flat = {k: v for k, v in s.items() if isinstance(v, float)}
-            flat.update({f"acc_{k}": v for k, v in {**s["per_criterion"], **s["per_dimension"]}.items()})
+            s = jm.cpa_summary(records, k)
+            flat = {key: v for key, v in s.items() if isinstance(v, float)}
+            flat.update({f"acc_{key}": v for key, v in {**s["per_criterion"], **s["per_dimension"]}.items()})
+            flat.update({f"two_pass_accuracy_k{n}": c["two_pass_accuracy"] for n, c in curve.items()})
             return flat
-        m = jm.crj_metrics(list(records))
-        return {k: m[k] for k in ("accuracy", "precision", "recall", "specificity", "f1", "accept_rate",
-                                  "parse_fail_rate")}
+        m = jm.crj_metrics(records, k)
+        out = {key: m[key] for key in ("accuracy", "precision", "recall", "specificity", "f1", "accept_rate",
+                                       "parse_fail_rate")}
+        out.update({f"{name}_k{n}": c[name] for name in ("accuracy", "f1") for n, c in curve.items()})
+        return out
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         out = {"CPA two-pass": (summary.get("cpa") or {}).get("two_pass_accuracy")}

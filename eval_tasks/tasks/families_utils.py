@@ -28,6 +28,7 @@ from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metric_names import readable
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
+from chartprobe.eval_tasks.voting import majority_record, responses
 
 KEYS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
 """The paper's short keys of the family metrics (what :func:`_family_numbers` returns)."""
@@ -36,9 +37,13 @@ METRICS = tuple(map(readable, KEYS))
 acc_100 / acc_75 / acc_50): the YAML's metric list and the aggregation functions below."""
 
 
-def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, tuple]:
-    """Score with the typed scorer, or the LLM judge when ``CHARTPROBE_JUDGE_*`` is set."""
-    item = fm.to_item(fm.score_family_record(doc, results[0], judge_from_env()))
+def process_results(doc: dict[str, Any], results: list[Any]) -> dict[str, tuple]:
+    """Score with the typed scorer, or the LLM judge when ``CHARTPROBE_JUDGE_*`` is set; a repeated
+    run that kept every sample (``repeats`` with a ``take_first_k`` filter) scores the majority
+    normalised answer (:func:`chartprobe.eval_tasks.voting.majority_record`), as ``chartprobe score`` does."""
+    judge = judge_from_env()
+    scored = [fm.score_family_record(doc, r, judge) for r in responses(results)]
+    item = fm.to_item(scored[0] if len(scored) == 1 else majority_record(scored))
     return share(item, METRICS)  # logged once per line, not once per metric
 
 

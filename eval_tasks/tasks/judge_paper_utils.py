@@ -22,12 +22,12 @@ import operator
 from typing import Any
 
 from chartprobe.eval_tasks.data import IMAGE_TOKEN, image_token_for, load_release
-from chartprobe.eval_tasks.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.judge_aggregations import aggregation, summary_for
 from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
-from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 from chartprobe.eval_tasks.paper_prompts import layout, render
+from chartprobe.eval_tasks.voting import responses
 
 LAYOUT_FILE = "chartjudgebench_layout"
 log = logging.getLogger("lm-eval")
@@ -87,32 +87,19 @@ CPA_METRICS = ["two_pass_accuracy", "consistent_wrong_rate", "bias_a_rate", "bia
 CRJ_METRICS = ["accuracy", "precision", "recall", "specificity", "f1", "parse_fail_rate"]
 
 
-def process_cpa_paper(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+def process_cpa_paper(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
     """One order of one pair, its choices read by the released parser."""
     rec = {"pair_id": doc["pair_id"], "order": doc["order"], "criterion": doc["criterion"],
            "dimension": doc["dimension"], "chart_kind": doc["chart_kind"],
-           "choices": [jp.parse_choice_released(g) for g in results]}
+           "choices": [jp.parse_choice_released(g) for g in responses(results)]}
     return share(rec, CPA_METRICS)
 
 
-def process_crj_paper(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+def process_crj_paper(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
     """One CRJ item, its verdicts read by the released parser."""
     rec = {"item_id": doc["item_id"], "label": doc["label"],
-           "verdicts": [jp.parse_verdict_released(g) for g in results]}
+           "verdicts": [jp.parse_verdict_released(g) for g in responses(results)]}
     return share(rec, CRJ_METRICS)
-
-
-def _k(records: list[dict], key: str) -> int:
-    """Majority voting over every sample a run has (lm-eval ``repeats``; 1 = no voting)."""
-    return min((len(r[key]) for r in records), default=1) or 1
-
-
-def _cpa_summary(records: list[dict]) -> dict[str, Any]:
-    return jm.cpa_summary(records, _k(records, "choices"))
-
-
-def _crj_summary(records: list[dict]) -> dict[str, Any]:
-    return jp.crj_paper_metrics(records, _k(records, "verdicts"))
 
 
 def _cpa_pick(name: str):
@@ -124,30 +111,13 @@ def _cpa_pick(name: str):
     return pick
 
 
-def _cpa(name: str):
-    pick = _cpa_pick(name)
-
-    @clustered(lambda r: r["pair_id"], relabel_fields("pair_id"), summary=_cpa_summary, statistic=pick)
-    def aggregate(records: list[dict]) -> float:
-        return pick(_cpa_summary(records))
-
-    aggregate.__name__ = f"paper_cpa_{name}"
-    aggregate.__doc__ = f"CPA {name} under the released parser (metrics.judge.cpa_summary)."
-    return aggregate
-
-
-def _crj(name: str):
-    pick = operator.itemgetter(name)
-
-    @clustered(lambda r: r["item_id"], summary=_crj_summary, statistic=pick)
-    def aggregate(records: list[dict]) -> float:
-        return pick(_crj_summary(records))
-
-    aggregate.__name__ = f"paper_crj_{name}"
-    aggregate.__doc__ = f"CRJ {name} under the released rules (metrics.judge_paper.crj_paper_metrics)."
-    return aggregate
-
+_cpa_summary = summary_for("cpa", jm.cpa_summary, "paper_cpa_summary", __name__)
+_crj_summary = summary_for("crj", jp.crj_paper_metrics, "paper_crj_summary", __name__)
 
 # `aggregation: !function judge_paper_utils.<name>` needs module attributes, one per metric.
-globals().update({f"paper_cpa_{m}": _cpa(m) for m in CPA_METRICS})
-globals().update({f"paper_crj_{m}": _crj(m) for m in CRJ_METRICS})
+globals().update({f"paper_cpa_{m}": aggregation(
+    "cpa", _cpa_summary, _cpa_pick(m), f"paper_cpa_{m}",
+    f"CPA {m} under the released parser (metrics.judge.cpa_summary).") for m in CPA_METRICS})
+globals().update({f"paper_crj_{m}": aggregation(
+    "crj", _crj_summary, operator.itemgetter(m), f"paper_crj_{m}",
+    f"CRJ {m} under the released rules (metrics.judge_paper.crj_paper_metrics).") for m in CRJ_METRICS})

@@ -16,6 +16,9 @@ come with a new hash and a task version bump.
 
 Stderr in lm-eval's table (:mod:`chartprobe.eval_tasks.lm_eval_stderr`): a bootstrap over CPA pairs
 (both orders drawn together; a pair drawn twice gets a fresh ``pair_id``) and over CRJ items.
+
+Voting (``*_vote`` tasks, §4.5): each record keeps every sample's parsed label; a metric votes
+over all of them and ``*_k{K}`` over the first K (:mod:`chartprobe.eval_tasks.judge_aggregations`).
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from chartprobe.eval_tasks.data import load_release
-from chartprobe.eval_tasks.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.judge_aggregations import aggregation, summary_for
 from chartprobe.eval_tasks.logged_once import share
 from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
+from chartprobe.eval_tasks.voting import VOTE_KS, responses
 
 PROMPT_DIR = Path(__file__).parent / "prompts"
 PROMPT_SHA256 = {
@@ -102,29 +105,31 @@ CPA_METRICS = ["two_pass_accuracy", "one_pass_accuracy", "consistent_wrong_rate"
 CRJ_METRICS = ["accuracy", "precision", "recall", "specificity", "f1", "accept_rate", "parse_fail_rate"]
 
 
-def process_cpa(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """One order of one pair -> its record, under every CPA metric (aggregated across documents)."""
-    rec = jm.cpa_record(doc, results)
+def process_cpa(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
+    """One order of one pair -> its record (every sample of a ``*_vote`` run), under every CPA metric."""
+    rec = jm.cpa_record(doc, responses(results))
     return share(rec, CPA_METRICS)  # logged once per line, not once per metric
 
 
-def process_crj(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """One CRJ item -> its record, under every CRJ metric."""
-    rec = jm.crj_record(doc, results)
+def process_crj(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
+    """One CRJ item -> its record (every sample of a ``*_vote`` run), under every CRJ metric."""
+    rec = jm.crj_record(doc, responses(results))
     return share(rec, CRJ_METRICS)
 
 
-def _k(records: list[dict], key: str) -> int:
-    """Majority voting over every sample a run has (lm-eval ``repeats``; 1 = no voting)."""
-    return min((len(r[key]) for r in records), default=1) or 1
+VOTE_CPA_METRICS = ["two_pass_accuracy", "one_pass_accuracy", "consistent_wrong_rate", "bias_a_rate", "bias_b_rate",
+                    "parse_fail_rate", *(f"two_pass_accuracy_k{k}" for k in VOTE_KS)]
+VOTE_CRJ_METRICS = [*CRJ_METRICS, *(f"{m}_k{k}" for m in ("accuracy", "f1") for k in VOTE_KS)]
 
 
-def _cpa_summary(records: list[dict]) -> dict[str, Any]:
-    return jm.cpa_summary(records, _k(records, "choices"))
+def process_cpa_vote(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
+    """``chartprobe_judge_cpa_vote``: every sample of one order, under the headline and voting-curve metrics."""
+    return share(jm.cpa_record(doc, responses(results)), VOTE_CPA_METRICS)
 
 
-def _crj_summary(records: list[dict]) -> dict[str, Any]:
-    return jm.crj_metrics(records, _k(records, "verdicts"))
+def process_crj_vote(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
+    """``chartprobe_judge_crj_*_vote``: every sample of one item, under the CRJ and voting-curve metrics."""
+    return share(jm.crj_record(doc, responses(results)), VOTE_CRJ_METRICS)
 
 
 def _cpa_pick(name: str):
@@ -138,33 +143,25 @@ def _cpa_pick(name: str):
     return pick
 
 
-def _cpa(name: str):
-    pick = _cpa_pick(name)
-
-    # stderr: every CPA metric reads one cpa_summary per bootstrap draw, computed once for all of them
-    @clustered(lambda r: r["pair_id"], relabel_fields("pair_id"), summary=_cpa_summary, statistic=pick)
-    def aggregate(records: list[dict]) -> float:
-        return pick(_cpa_summary(records))
-
-    aggregate.__name__ = name
-    aggregate.__doc__ = f"CPA {name} over all documents (chartprobe.eval_tasks.metrics.judge.cpa_summary)."
-    return aggregate
+# Looked up at call time, so a test can count the summaries one bootstrap draw costs.
+_cpa_summary = summary_for("cpa", lambda records, k: jm.cpa_summary(records, k), "cpa_summary", __name__)
+_crj_summary = summary_for("crj", lambda records, k: jm.crj_metrics(records, k), "crj_summary", __name__)
 
 
-def _crj(name: str):
-    pick = operator.itemgetter(name)
+def _cpa(name: str, k: int | str = "all", label: str | None = None):
+    return aggregation("cpa", _cpa_summary, _cpa_pick(name), label or name,
+                       f"CPA {name}, voting over {k} samples (chartprobe.eval_tasks.metrics.judge.cpa_summary).", k)
 
-    # CRJ metrics count items, never group them: a twice-drawn item needs no new id
-    @clustered(lambda r: r["item_id"], summary=_crj_summary, statistic=pick)
-    def aggregate(records: list[dict]) -> float:
-        return pick(_crj_summary(records))
 
-    aggregate.__name__ = f"crj_{name}"
-    aggregate.__doc__ = f"CRJ {name} over all items (chartprobe.eval_tasks.metrics.judge.crj_metrics)."
-    return aggregate
+def _crj(name: str, k: int | str = "all", label: str | None = None):
+    return aggregation("crj", _crj_summary, operator.itemgetter(name), label or f"crj_{name}",
+                       f"CRJ {name}, voting over {k} samples (chartprobe.eval_tasks.metrics.judge.crj_metrics).", k)
 
 
 # `aggregation: !function judge_utils.<name>` needs module attributes, one per metric.
 globals().update({m: _cpa(m) for m in CPA_METRICS if m != "parse_fail_rate"})
 cpa_parse_fail_rate = _cpa("parse_fail_rate")
 globals().update({f"crj_{m}": _crj(m) for m in CRJ_METRICS})
+# The voting curve of the *_vote tasks (§4.5): the headline metrics voting over the first K samples.
+globals().update({f"two_pass_accuracy_k{k}": _cpa("two_pass_accuracy", k, f"two_pass_accuracy_k{k}") for k in VOTE_KS})
+globals().update({f"crj_{m}_k{k}": _crj(m, k, f"crj_{m}_k{k}") for m in ("accuracy", "f1") for k in VOTE_KS})
