@@ -56,6 +56,7 @@ class Rescorer:
         seen: dict[str, set[str]] = defaultdict(set)
         sources: list[str] = []
         runs: list[dict[str, Any]] = []  # lm-eval runs: model and generation arguments
+        lm_eval_tasks: dict[str, dict[str, float]] = {}  # tasks only lm-eval's table scores
         run_keys: set[tuple[Path, str]] = set()
         tasks: dict[str, tuple[Any, Any, set[str], list[dict[str, Any]]] | None] = {}  # looked up once per task
         for path in files:
@@ -88,12 +89,13 @@ class Rescorer:
                 run = read_lm_eval_run(path)
                 if run is not None and run not in runs:
                     runs.append(run)
+                lm_eval_tasks.update(_lm_eval_only(path))
         coverage = self._complete(records, seen)
         summary = summarize_records(records)
         for task, entry in summary["tasks"].items():
             entry["coverage"] = coverage[task]
             entry["partial"] = self.allow_partial and entry["coverage"] < 1.0
-        return {"sources": sources, "runs": runs, **summary,
+        return {"sources": sources, "runs": runs, "lm_eval_tasks": lm_eval_tasks, **summary,
                 "records": {k: to_columns(v) for k, v in records.items()}}
 
     def _complete(self, records: dict[str, list[dict[str, Any]]], seen: Mapping[str, set[str]]) -> dict[str, float]:
@@ -112,6 +114,20 @@ class Rescorer:
                     if doc_id not in ids:
                         records[suite.name].append(_record(suite, doc, "", task, position, missing=True))
         return coverage
+
+def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:
+    """lm-eval's table for the run's tasks chartprobe does not rescore (:mod:`.lm_eval_tables`)."""
+    from .lm_eval_tables import lm_eval_only
+    from .predictions import read_json
+    from .provenance import lm_eval_results_for
+
+    path = lm_eval_results_for(samples)
+    try:
+        doc = read_json(path) if path is not None else None
+    except PredictionsError:  # an unreadable results file is already reported by the run's provenance
+        return {}
+    return lm_eval_only(doc) if isinstance(doc, dict) else {}
+
 
 def results_tail(files: list[Path], read: int, skipped: Mapping[str, int],
                  releases: Mapping[str, Any]) -> dict[str, Any]:

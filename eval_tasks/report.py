@@ -92,7 +92,8 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
 
 def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """report.json's provenance: model -> releases per suite (as JSON), lm-eval runs, scoring versions."""
-    return {m: {**p, "releases": {s: [r.to_json() for r in rs] for s, rs in p["releases"].items()}}
+    return {m: {**{k: v for k, v in p.items() if k != "lm_eval_tasks"},  # report.json has its own key for them
+                "releases": {s: [r.to_json() for r in rs] for s, rs in p["releases"].items()}}
             for m, p in sorted(prov.items())}
 
 
@@ -108,6 +109,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     ``compare=(A, B)`` adds the paired comparison B − A (:mod:`chartprobe.eval_tasks.compare`).
     """
     from .compare import compare_markdown, compare_models
+    from .lm_eval_tables import lm_eval_section
     from .provenance import check_same_releases, provenance_markdown
 
     out = Path(out)
@@ -122,7 +124,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
         plots = _plots(profiles, Path(scratch)) if profiles else []
         report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots],
-                  "provenance": _provenance_json(prov), "mixed_releases": mixed}
+                  "provenance": _provenance_json(prov), "mixed_releases": mixed,
+                  "lm_eval_tasks": {m: p["lm_eval_tasks"] for m, p in prov.items() if p["lm_eval_tasks"]}}
         if comparison is not None:
             report["compare"] = comparison
         files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
@@ -130,6 +133,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         # provenance and the paired comparison go right under the title, before the tables they qualify
         extra = provenance_markdown(prov, mixed, markdown_table)
         extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
+        extra += lm_eval_section({m: p["lm_eval_tasks"] for m, p in prov.items()}, markdown_table)
         title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")
         files[out / "report.md"] = "\n\n".join([title, "\n".join(extra), body])
         atomic_write_files(files)

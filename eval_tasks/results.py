@@ -120,7 +120,8 @@ def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str,
         doc = _read_results(path)
         releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
         for model, entry in doc["models"].items():
-            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": []})
+            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": [], "lm_eval_tasks": {}})
+            mine["lm_eval_tasks"].update(entry.get("lm_eval_tasks") or {})
             for suite_name, cols in entry.get("records", {}).items():
                 merged[model][suite_name] += from_columns(cols)
                 rel = releases.get(suite_name)

@@ -115,6 +115,9 @@ def test_voting_over_three_repeats_scores_right_in_lm_eval_and_in_score(release_
     tracker = EvaluationTracker(output_path=str(tmp_path / "run"))
     tracker.general_config_tracker.model_name_sanitized = "scripted"
     samples = out.pop("samples")
+    # A transfer task of the same run (as `--tasks chartprobe_vote,chartqa` would give): score carries
+    # lm-eval's own numbers for it and the report shows them.
+    out["results"]["chartqa"] = {"alias": "chartqa", "relaxed_accuracy,none": 0.25, "relaxed_accuracy_stderr,none": 0.1}
     tracker.save_results_aggregated(results=out, samples=samples)
     for task in tasks:
         tracker.save_results_samples(task_name=task, samples=samples[task])
@@ -132,6 +135,10 @@ def test_voting_over_three_repeats_scores_right_in_lm_eval_and_in_score(release_
     assert (crj_scored["accuracy"], crj_scored["accuracy_k3"], crj_scored["accuracy_k1"]) == (1, 1, 0)
     judge = model["suites"]["judge"]
     assert judge["cpa"]["voting"]["1"]["two_pass_accuracy"] == 0 and judge["cpa"]["voting"]["3"]["two_pass_accuracy"] == 1
+    assert model["lm_eval_tasks"] == {"chartqa": {"relaxed_accuracy": 0.25}}
+    assert main(["report", str(results), "--out", str(tmp_path / "report")]) == 0
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "## Tasks scored by lm-eval only" in md and "| chartqa | relaxed_accuracy | 0.2500 |" in md
 
 
 def test_the_families_hook_and_suite_vote_over_normalised_answers():

@@ -38,7 +38,9 @@ class LoopConfig:
 
     eval_tasks: str | None = None
     """lm-eval tasks/tags to compare base and tuned on, comma-separated (e.g. the default set
-    chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex)."""
+    chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex).
+    Other lm-eval tasks may be added (e.g. ``chartqa``, the papers' transfer check): the
+    comparison shows lm-eval's own numbers for them, base vs tuned."""
     eval_limit: int | None = None
     """lm-eval --limit per task (smoke runs); default: every test row."""
     base_eval: str | None = None

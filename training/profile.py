@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from chartprobe.eval_tasks.lm_eval_tables import lm_eval_only
+
 SCHEMA = "chartprobe-profile/v1"
 REGION_COLUMNS = ("skill", "template_id", "chart_kind", "domain")
 PROBE_TASK = "chartprobe_probes_"  # chartprobe_probes_<domain>_<skill>
@@ -127,15 +129,19 @@ def profile_from_lm_eval(folder: str | Path) -> dict[str, Any]:
     newest = Path(results_files[-1])
     stamp = newest.stem[len("results_"):]
     results = json.loads(newest.read_text())
-    samples_files = sorted(newest.parent.glob(f"samples_*_{stamp}.jsonl"))
+    # Only the probes' samples build the profile; other tasks of the run (transfer tasks such as
+    # lm-eval's chartqa) are carried as lm-eval scored them.
+    samples_files = [p for p in sorted(newest.parent.glob(f"samples_*_{stamp}.jsonl"))
+                     if p.name[len("samples_"):-len(f"_{stamp}.jsonl")].startswith((PROBE_TASK, CR_TASK))]
     if not samples_files:
-        return profile_from_results(results, source=str(folder))
+        return {**profile_from_results(results, source=str(folder)), "lm_eval_tasks": lm_eval_only(results)}
     pairs = []
     for path in samples_files:
         for line in path.read_text().splitlines():
             s = json.loads(line)
             pairs.append((s["doc"], s["filtered_resps"][0] if s.get("filtered_resps") else ""))
-    return profile_from_samples(pairs, model=_model_name(results), source=str(folder))
+    return {**profile_from_samples(pairs, model=_model_name(results), source=str(folder)),
+            "lm_eval_tasks": lm_eval_only(results)}
 
 
 def validate_profile(profile: Mapping[str, Any], source: str = "profile") -> dict[str, Any]:
@@ -182,6 +188,10 @@ def compare(base: Mapping[str, Any], tuned: Mapping[str, Any], columns: Iterable
         out["regions"][col] = {v: _delta(b[v]["accuracy"], t[v]["accuracy"]) for v in sorted(set(b) & set(t))}
     b, t = base.get("complex", {}), tuned.get("complex", {})
     out["complex"] = {d: _delta(b[d]["fuzzy"], t[d]["fuzzy"]) for d in sorted(set(b) & set(t))}
+    # Transfer (ChartProbe §5, LegendBench §5.3 report ChartQA): extra lm-eval tasks of both runs.
+    b, t = base.get("lm_eval_tasks", {}), tuned.get("lm_eval_tasks", {})
+    out["transfer"] = {task: {m: _delta(b[task][m], t[task][m]) for m in sorted(set(b[task]) & set(t[task]))}
+                       for task in sorted(set(b) & set(t))}
     return out
 
 
@@ -194,6 +204,8 @@ def format_comparison(cmp: Mapping[str, Any]) -> str:
     lines = ["| region | base | tuned | Δ |", "|---|---:|---:|---:|"]
     rows = [(f"{col}={v}", c) for col, cells in cmp["regions"].items() for v, c in cells.items()]
     rows += [(f"CR {d} (fuzzy)", c) for d, c in cmp["complex"].items()]
+    rows += [(f"{task} {metric} (lm-eval)", c) for task, metrics in cmp.get("transfer", {}).items()
+             for metric, c in metrics.items()]
     lines += [f"| {name} | {100 * c['base']:.1f} | {100 * c['tuned']:.1f} | {100 * c['delta']:+.1f} |"
               for name, c in rows]
     return "\n".join(lines)
