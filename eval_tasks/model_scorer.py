@@ -115,6 +115,7 @@ class Rescorer:
                         records[suite.name].append(_record(suite, doc, "", task, position, missing=True))
         return coverage
 
+
 def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:
     """lm-eval's table for the run's tasks chartprobe does not rescore (:mod:`.lm_eval_tables`)."""
     from .lm_eval_tables import lm_eval_only
