@@ -1,6 +1,7 @@
 """The dataset-builder commands of ``chartprobe``: ``build``, ``render``, ``push`` and ``list``.
 
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
+                      [--tables DIR]   # legend only: ChartBench data tables as the chart data
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
@@ -118,15 +119,30 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     names = DATASETS.names() if args.dataset == "all" else [args.dataset]
     _check_build(args, names)
+    params = _tables_params(args.tables, names)  # read and cross-checked before anything is built
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     workers = _workers_ignore_ctrl_c() if args.num_proc > 1 else contextlib.nullcontext()
     with no_new_folders(args.out), workers:
         for name in names:
             info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
-                                 overwrite=args.overwrite, command=command, progress=not args.quiet)
+                                 overwrite=args.overwrite, command=command, progress=not args.quiet,
+                                 params=params)
             rows = sum(n for splits in info.num_rows.values() for n in splits.values())
             print(f"{info.path}\t{rows} rows\tsha256:{info.content_hash}")
     return 0
+
+
+def _tables_params(tables: str | None, names: list[str]) -> dict[str, str] | None:
+    """``--tables DIR``: legend's ChartBench data tables, as the params every config carries."""
+    if tables is None:
+        return None
+    from chartprobe.errors import UsageError
+
+    if names != ["legend"]:
+        raise UsageError("--tables: only `chartprobe build legend` draws from data tables (ChartBench)")
+    from .legend.sources import tables_params
+
+    return tables_params(tables)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -200,6 +216,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--seed", type=_seed_arg, default=None, help="override the preset's seed (0 .. 2**63-1)")
     b.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.add_argument("--tables", metavar="DIR", default=None,
+                   help="legend only: draw the charts' data from ChartBench data tables in DIR (its released "
+                        "layout: QA/<QA_type>/<chart_type>/<image_type>/meta.json indexing data/.../<n>.txt, each "
+                        "read as CSV and cross-checked against ChartBench's true statements); the table set's "
+                        "sha256 goes into the recipe and every row")
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("render", help="render a spec JSON file (any spec kind) to PNG")
@@ -228,8 +249,9 @@ def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
     from .core.registry import RegistryError
     from .core.spec import SpecError
+    from .legend.tables import TablesError
     from .release.hub import ReleaseError
     from .release.preset import PresetError
     from .release.push import PushError
 
-    return (SpecError, RegistryError, ReleaseError, PresetError, PushError)  # OSError: chartprobe/errors.py
+    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, TablesError)  # OSError: chartprobe/errors.py

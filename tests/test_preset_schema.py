@@ -214,4 +214,5 @@ def test_legend_declares_every_dimension_of_its_space():
     from chartprobe.dataset_builders.legend.space import LegendSpace
 
     dims = {f.name for f in dataclasses.fields(LegendSpace)} - {"extra"}
-    assert set(LegendDataset.param_types["*"]) == dims | set(SNAPSHOT_DEFAULTS) | {"study"}
+    # ``tables`` is a LegendSpace field (the --tables pool); ``tables_sha256`` only identifies it
+    assert set(LegendDataset.param_types["*"]) == dims | set(SNAPSHOT_DEFAULTS) | {"study", "tables_sha256"}

@@ -10,6 +10,11 @@ lists (``space.LegendSpace``). Configs:
 - ``channel_study``, ``order_study``, ``visibility_study``: the controlled studies of §6
   (``studies``), one matched set per base chart.
 
+With ``--tables DIR`` (params ``tables``/``tables_sha256``, ``sources``) the chart side's data
+comes from ChartBench data tables instead of the synthetic generator (LegendBench §4.1); the
+legend, interventions, chains and studies are the same. ``data_source`` records each row's
+table (``chartbench:<data_path>``, else ``synthetic``) and ``tables_sha256`` the table set.
+
 Every row stores its chart side, legend side and template program, so its answer can be
 recomputed (``program.answer_row``) and its variants re-derived. Every row's image shows the
 marks it reads: no text covers more than a quarter of a data mark (``visible``; the
@@ -29,6 +34,7 @@ from ..release.preset import Preset, PresetError
 from ..release.schema import OneOf
 from .groups import snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
+from .sources import pool_from_params
 from .space import MARK_FAMILY, LegendSpace, sample_unit
 from .studies import STUDIES
 from .visible import Renders, visible_unit
@@ -56,7 +62,8 @@ class LegendDataset(DatasetBuilder):
         "chart_kinds": list[OneOf(tuple(MARK_FAMILY))],
         "legend_forms": list[str], "encoding_modes": list[str], "channels": list[list[str]],
         "num_series": list[int], "num_points": list[int], "themes": list[str], "add_labels": list[bool],
-        "legend_positions": list[str], "trajectories": list[str], "legend_columns": list[int]}}
+        "legend_positions": list[str], "trajectories": list[str], "legend_columns": list[int],
+        "tables": str, "tables_sha256": str}}
     description = (
         "Legend-centric diagnostic items in the style of LegendBench: each base unit factorises a chart "
         "side (data and marks, no legend) and a legend side (label -> encoding mapping and its "
@@ -80,7 +87,10 @@ class LegendDataset(DatasetBuilder):
         params = dict(preset.params(config))
         study = params.pop("study", "snapshot")
         knobs = {k: int(params.pop(k, v)) for k, v in SNAPSHOT_DEFAULTS.items()}
+        pool = pool_from_params(params)
         space = LegendSpace.from_params(params)
+        if pool is not None:
+            space = pool.narrow(space, config)
 
         def rng(*keys: Any) -> Any:
             return rng_for(preset.seed, config, *keys)
@@ -90,10 +100,13 @@ class LegendDataset(DatasetBuilder):
             # Kind and encoding mode are stratified over the item index (coprime cycles), so even
             # a small release covers every chart kind and every mode.
             kinds, modes = space.chart_kinds, space.encoding_modes
+            kind = kinds[index % len(kinds)]
+            # With tables, the i-th item of a kind draws its i-th table (every redraw keeps it).
+            table = space.tables.nth(kind, space.num_series, index // len(kinds)) if space.tables else None
             renders = Renders()
 
             def draw(r: Any) -> Any:
-                return sample_unit(space, r, kind=kinds[index % len(kinds)], mode=modes[index % len(modes)])
+                return sample_unit(space, r, kind=kind, mode=modes[index % len(modes)], table=table)
 
             def hidden(u: Any) -> list:
                 return renders.hidden(u.chart, u.legend)
@@ -127,6 +140,12 @@ class LegendDataset(DatasetBuilder):
         from .card import legend_card
 
         return legend_card(built)
+
+    def card_inputs(self, preset: Preset) -> str:
+        """The ChartBench table set a ``--tables`` release drew from: source, licence, counts."""
+        from .card_tables import tables_card
+
+        return tables_card(preset)
 
 
 def _verify_groups(config: str, cols: dict[str, list]) -> None:

@@ -159,5 +159,8 @@ def _composition(built: dict[str, dict[str, Any]]) -> str:
 
 def legend_card(built: dict[str, dict[str, Any]]) -> str:
     """Markdown documenting every dimension, template, intervention and metric, plus composition."""
-    return "\n".join([UNIT, _space_table(), _templates_table(), GROUPS, _interventions_table(), STUDIES,
-                      METRICS, _composition(built)])
+    from .card_tables import sources_section
+
+    parts = [UNIT, _space_table(), _templates_table(), GROUPS, _interventions_table(), STUDIES, METRICS,
+             _composition(built), sources_section(built)]
+    return "\n".join(p for p in parts if p)

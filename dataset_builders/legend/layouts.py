@@ -4,6 +4,10 @@ Where the legend carries the names decides the layout (``unit.legend_names_field
 wedges (a pie: one series, the legend names the categories), a field (a heatmap: rows are
 entities, the legend is the colour scale), or series (everything else: the legend names the
 series). The x axis of a series layout is years, numeric positions (scatter) or spokes (radar).
+
+:func:`table_layout` lays a ChartBench table (``tables.ChartTable``) out the same way with its
+own names: its series name the legend items (a pie's rows name its wedges), its x values the
+categories (a radar's spokes), its labels the axes and title; its values are kept as they are.
 """
 
 from __future__ import annotations
@@ -11,13 +15,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..core.spec import AxesSpec, DataTable, Series
 from .vocab import RADAR_AXES
 
-__all__ = ["Layout", "layout_data"]
+__all__ = ["Layout", "layout_data", "table_layout"]
 
 UNIT = "%"
 
@@ -70,11 +75,15 @@ X_AXES: dict[str, Callable] = {"scatter": _numeric, "radar": _spokes}
 """Kinds whose x axis is not a run of years."""
 
 
+def _axes(base: AxesSpec, x_label: str, y_label: str) -> AxesSpec:
+    return dataclasses.replace(base, x_label=x_label, y_label=y_label, tick_format="{x:g}",
+                               x_limits=None, y_limits=None, x_scale="linear", y_scale="linear")
+
+
 def _series(ctx: _Ctx, kind: str) -> Layout:
     x_label, cats, xs = X_AXES.get(kind, _years)(ctx, len(ctx.years))
     series = tuple(Series(f"{e} | {ctx.metric}", v, UNIT) for e, v in zip(ctx.entities, ctx.values))
-    axes = dataclasses.replace(ctx.base_axes, x_label=x_label, y_label=f"{ctx.metric} ({UNIT})", tick_format="{x:g}",
-                               x_limits=None, y_limits=None, x_scale="linear", y_scale="linear")
+    axes = _axes(ctx.base_axes, x_label, f"{ctx.metric} ({UNIT})")
     return Layout(DataTable(categories=cats, series=series, x_values=xs), axes, ctx.metric, len(series))
 
 
@@ -86,3 +95,29 @@ def layout_data(kind: str, names_field: str | None, metric: str, entities: list[
                 base_axes: AxesSpec) -> Layout:
     """The layout of ``kind`` given which names its legend carries."""
     return _LAYOUTS[names_field](_Ctx(metric, entities, values, years, rng, base_axes), kind)
+
+
+def _table_wedges(kind: str, table: Any, base_axes: AxesSpec) -> Layout:
+    data = DataTable(categories=table.x_values, series=(Series(table.y_label, table.values[0]),))
+    return Layout(data, AxesSpec(), table.y_label, len(table.x_values))
+
+
+TABLE_X_LABEL = {"radar": ""}
+"""Kinds whose x values are not drawn along a labelled axis (a radar's spokes)."""
+
+
+def _table_series(kind: str, table: Any, base_axes: AxesSpec) -> Layout:
+    series = tuple(Series(name, values) for name, values in zip(table.series, table.values))
+    axes = _axes(base_axes, TABLE_X_LABEL.get(kind, table.x_label), table.y_label)
+    return Layout(DataTable(categories=table.x_values, series=series), axes, table.y_label, len(series))
+
+
+_TABLE_LAYOUTS: dict[str | None, Callable[[str, Any, AxesSpec], Layout]] = {
+    "categories": _table_wedges, "series": _table_series}
+
+
+def table_layout(kind: str, names_field: str | None, table: Any, base_axes: AxesSpec) -> Layout:
+    """The layout of ``kind`` drawing a ChartBench table (a colour-bar kind takes none)."""
+    if names_field not in _TABLE_LAYOUTS:
+        raise ValueError(f"{kind}: a ChartBench table cannot be drawn on a colour-bar chart")
+    return _TABLE_LAYOUTS[names_field](kind, table, base_axes)

@@ -100,6 +100,7 @@ class RowMaker:
             "study_factor": self.study_factor, "study_level": self.study_level,
             "program": program_json(tpl.name, params, u.channels, u.add_labels),
             "tolerance": row_tolerance(tpl, st, answer, answer_type, shot.ticks),
+            "data_source": u.data_source, "tables_sha256": u.tables_sha256,
         }
 
 
@@ -112,6 +113,6 @@ LEGEND_COLUMNS: dict[str, str] = {
     "legend_position": "string", "num_series": "int32", "num_points": "int32", "theme": "string",
     "add_labels": "bool", "target": "string", "target_legend_index": "int32", "visual_rank": "int32",
     "evidence": "string", "legend_boxes": "string", "occlusion_max": "float32", "study_factor": "string", "study_level": "string",
-    "program": "string", "tolerance": "string",
+    "program": "string", "tolerance": "string", "data_source": "string", "tables_sha256": "string",
 }
 """Value columns of every legend row beyond the base columns (``channels`` is a list of strings)."""

@@ -8,6 +8,13 @@ dimension may take (``chart_kinds``, ``legend_forms``, ``encoding_modes``, ``cha
 (paper §4.5). Chart side: synthetic ``Entity | Metric`` series with trajectory templates
 (linear, exponential, S-curve, event-driven) for line and area marks and chart-specific
 values elsewhere. Legend side: the label -> encoding mapping and its presentation.
+
+With ``--tables`` (``sources``), ``LegendSpace.tables`` holds ChartBench data tables and the
+chart side's labels, metric, x values and values come from one of them instead (``table``):
+the legend labels are the table's series (a pie's: its rows), its values are drawn as they
+are, and everything else (legend, encodings, theme, interventions, questions) is sampled as
+for synthetic data. Such a unit never takes the compositional mode: a table's series are one
+semantic dimension, and a 2 x 2 Region x Product legend would rename them.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import numpy as np
 from ..core.render import sample_spec
 from ..core.spec import ChartSpec, Encoding, StyleSpec
 from ..release.preset import PresetError
-from .layouts import layout_data
+from .layouts import layout_data, table_layout
 from .unit import ENTRY_FIELD, Factor, LegendSide, item_labels, legend_names_field, neutral_chart
 from .values import sample_values
 from .vocab import (
@@ -36,8 +43,8 @@ from .vocab import (
     REGIONS,
 )
 
-__all__ = ["CHANNELS_OF_FAMILY", "CHANNEL_POOLS", "MARK_FAMILY", "LegendSpace", "Unit", "channel_schemes",
-           "encodings_for", "sample_unit"]
+__all__ = ["CHANNELS_OF_FAMILY", "CHANNEL_POOLS", "MARK_FAMILY", "SERIES_LIMIT", "LegendSpace", "Unit",
+           "channel_schemes", "encodings_for", "sample_unit", "table_chart"]
 
 MARK_FAMILY = {"scatter": "point", "line": "line", "radar": "line", "grouped_bar": "area", "pie": "area",
                "area": "area", "heatmap": "area"}
@@ -45,7 +52,7 @@ MARK_FAMILY = {"scatter": "point", "line": "line", "radar": "line", "grouped_bar
 CHANNELS_OF_FAMILY = {"point": ("color", "marker"), "line": ("color", "marker", "line_style"),
                       "area": ("color", "texture")}
 """Identity channels each mark family can show (paper §6.1)."""
-_SERIES_LIMIT = {"scatter": 4, "line": 5, "radar": 3, "grouped_bar": 4, "pie": 6, "area": 3, "heatmap": 5}
+SERIES_LIMIT = {"scatter": 4, "line": 5, "radar": 3, "grouped_bar": 4, "pie": 6, "area": 3, "heatmap": 5}
 _DIRECT_KINDS = ("scatter", "line", "radar", "grouped_bar", "area", "pie")
 _COMPOSITIONAL_KINDS = ("scatter", "line", "grouped_bar")
 """Kinds with enough series (4) for a 2 x 2 compositional encoding."""
@@ -75,11 +82,13 @@ class LegendSpace:
     legend_columns: tuple[int, ...] = (1, 2)
     extra: dict[str, Any] = field(default_factory=dict)
     """Other parameters of the config (``study``, snapshot knobs), left to the builder."""
+    tables: Any = None
+    """A ``sources.TablePool`` when the chart side comes from ChartBench tables (``--tables``)."""
 
     @classmethod
     def from_params(cls, params: dict[str, Any]) -> LegendSpace:
         """Build from a preset's params; unknown keys go to ``extra``, bad values raise PresetError."""
-        names = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        names = {f.name for f in dataclasses.fields(cls)} - {"extra", "tables"}
         known = {k: v for k, v in params.items() if k in names}
         extra = {k: v for k, v in params.items() if k not in names}
         for key, value in known.items():
@@ -108,6 +117,10 @@ class Unit:
     add_labels: bool
     theme: str
     trajectory: str
+    data_source: str = "synthetic"
+    """Where the chart side's data came from: ``synthetic`` or ``chartbench:<data_path>``."""
+    tables_sha256: str = ""
+    """The digest of the table set it was drawn from ('' for synthetic data)."""
 
     @property
     def num_series(self) -> int:
@@ -133,40 +146,64 @@ def _pick(rng: np.random.Generator, seq: Any) -> Any:
 
 def sample_unit(space: LegendSpace, rng: np.random.Generator, kind: str | None = None,
                 mode: str | None = None, channels: tuple[str, ...] | None = None,
-                form: str | None = None, n_series: int | None = None) -> Unit:
-    """Draw one base unit; keyword arguments pin a dimension (what a study holds fixed)."""
-    kind = kind or _pick(rng, space.chart_kinds)
+                form: str | None = None, n_series: int | None = None, table: Any = None) -> Unit:
+    """Draw one base unit; keyword arguments pin a dimension (what a study holds fixed).
+
+    ``table`` (a ``tables.ChartTable``) pins the chart side's data; without it, a space with
+    ``tables`` draws one of the kind's tables, and a space without draws synthetic values.
+    """
+    kind = kind or (table.kind if table is not None else _pick(rng, space.chart_kinds))
+    if table is None and space.tables is not None:
+        table = space.tables.draw(kind, space.num_series, rng)
     family = MARK_FAMILY[kind]
     if kind in _SCALE_KINDS:  # the continuous guide: one colour scale, no identity channels
         form, mode, channels = "colorbar", "single", ("color",)
-    if mode == "compositional" and kind not in _COMPOSITIONAL_KINDS:
-        mode = None  # a stratified draw asked for a mode this kind cannot show: draw another
+    if mode == "compositional" and (kind not in _COMPOSITIONAL_KINDS or table is not None):
+        mode = None  # a stratified draw asked for a mode this kind (or a table) cannot show: draw another
     if mode == "compositional":
         form = "box"  # factor entries need a legend box
     form = form or _pick(rng, [f for f in space.legend_forms if f != "colorbar" and
                                (f == "box" or kind in _DIRECT_KINDS)] or ["box"])
-    modes = [m for m in space.encoding_modes if m != "compositional" or (form == "box" and
+    modes = [m for m in space.encoding_modes if m != "compositional" or (form == "box" and table is None and
                                                                         kind in _COMPOSITIONAL_KINDS)]
     mode = mode or _pick(rng, modes or ["single"])
     if channels is None:
-        schemes = [s for s in channel_schemes(family, mode) if space.channels is None or s in space.channels]
-        channels = _pick(rng, schemes or channel_schemes(family, mode))
+        # A table fixes the number of legend items: only schemes with a distinct value for each.
+        fits = [s for s in channel_schemes(family, mode)
+                if table is None or all(len(CHANNEL_POOLS[c]) >= table.n_items for c in s)]
+        schemes = [s for s in fits if space.channels is None or s in space.channels]
+        channels = _pick(rng, schemes or fits or channel_schemes(family, mode))
     lo, hi = space.num_series
     if mode == "compositional":
         n_series = 4
     # Every identity channel needs a distinct value per series (4 line styles, 7 markers...).
-    limit = min([_SERIES_LIMIT[kind], *(len(CHANNEL_POOLS[c]) for c in channels)])
+    limit = min([SERIES_LIMIT[kind], *(len(CHANNEL_POOLS[c]) for c in channels)])
     n = min(n_series or int(rng.integers(max(2, lo), min(hi, limit) + 1)), limit)
     n_points = int(rng.integers(space.num_points[0], space.num_points[1] + 1))
     theme, add_labels = _pick(rng, space.themes), bool(_pick(rng, space.add_labels))
     trajectory = _pick(rng, space.trajectories)
-    full = _chart(kind, rng, n, n_points, trajectory, theme, add_labels)
+    if table is not None:
+        full, trajectory = table_chart(kind, table, rng, theme, add_labels), "chartbench"
+    else:
+        full = _chart(kind, rng, n, n_points, trajectory, theme, add_labels)
     encodings = encodings_for(kind, family, mode, channels, len(full.encodings), rng)
     full = full.replace(encodings=encodings)
     legend = _legend(kind, form, mode, channels, full, encodings, space, rng)
+    source = ("synthetic", "") if table is None else (
+        f"chartbench:{table.data_path}", space.tables.digest if space.tables is not None else "")
     return Unit(chart=neutral_chart(full), legend=legend, kind=kind, mark_family=family,
                 encoding_mode=mode, channels=tuple(channels), add_labels=add_labels, theme=theme,
-                trajectory=trajectory)
+                trajectory=trajectory, data_source=source[0], tables_sha256=source[1])
+
+
+def table_chart(kind: str, table: Any, rng: np.random.Generator, theme: str = "default",
+                add_labels: bool = False) -> ChartSpec:
+    """The full spec (names included) of a kind drawing a ChartBench table's values as they are."""
+    base = sample_spec(kind, rng)
+    lay = table_layout(kind, legend_names_field(kind), table, base.axes)
+    style = StyleSpec(theme=theme, value_labels=add_labels, title=lay.title)
+    return ChartSpec(kind=kind, data=lay.data, encodings=(Encoding(NEUTRAL_COLOR),) * lay.n_items, axes=lay.axes,
+                     style=style)
 
 
 def _chart(kind: str, rng: np.random.Generator, n: int, n_points: int, trajectory: str, theme: str,

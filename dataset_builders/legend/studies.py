@@ -68,7 +68,10 @@ def _levels(unit: Unit, family: str, key: str, rng: Rng) -> list[tuple[str, Unit
 
 def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
     """Rows of one channel-study base: every channel scheme of its mark family, same questions."""
-    family = sorted(CHANNELS_OF_FAMILY)[index % len(CHANNELS_OF_FAMILY)]
+    families = sorted(CHANNELS_OF_FAMILY)
+    if space.tables is not None:  # only the families some table's kind belongs to
+        families = [f for f in families if set(FAMILY_KINDS[f]) & set(space.chart_kinds)]
+    family = families[index % len(families)]
     kinds = [k for k in FAMILY_KINDS[family] if k in space.chart_kinds] or list(FAMILY_KINDS[family])
     r = rng(key, "unit")
     kind = kinds[int(r.integers(len(kinds)))]
@@ -119,7 +122,9 @@ def _rotations(unit: Unit, key: str, seed: int) -> list[tuple[int, ...]]:
 
 def order_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) -> Iterator[dict]:
     """N rotations x N targets of the rank question on one chart (every target at every position once)."""
-    kinds = [k for k in ORDER_KINDS if k in space.chart_kinds] or list(ORDER_KINDS)
+    kinds = [k for k in ORDER_KINDS if k in space.chart_kinds] or ([] if space.tables else list(ORDER_KINDS))
+    if not kinds:
+        raise ValueError(f"order study: no table draws as one of its kinds {list(ORDER_KINDS)}")
     kind = kinds[index % len(kinds)]
     r = rng(key, "unit")
     renders = Renders()

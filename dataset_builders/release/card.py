@@ -107,7 +107,7 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
     header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     path = folder / "README.md"
     body = _body(builder, preset, built, digest, command, generator_version)
-    extra = builder.card_extra(built)
+    extra = "\n\n".join(filter(None, (builder.card_inputs(preset).strip(), builder.card_extra(built).strip())))
     atomic_write_text(path, f"---\n{header}---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else ""))
     return path
 

@@ -100,6 +100,10 @@ class DatasetBuilder(abc.ABC):
         """Extra markdown for the dataset card (template tables, metrics...); default none."""
         return ""
 
+    def card_inputs(self, preset: Preset) -> str:
+        """Markdown about external inputs the preset names (e.g. data tables); default none."""
+        return ""
+
     def card_files(self, built: dict[str, dict[str, Any]]) -> dict[str, bytes]:
         """Extra files for the release folder (e.g. figures the card links to), by relative path."""
         return {}

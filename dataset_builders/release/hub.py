@@ -132,8 +132,12 @@ def _write_parquet(ds, folder: Path, config: str, split: str) -> list[str]:
 
 def build_release(name: str, out_root: str | Path, preset: str | Path = "small", *,
                   num_proc: int = 1, seed: int | None = None, overwrite: bool = False,
-                  command: str | None = None, progress: bool = False) -> ReleaseInfo:
+                  command: str | None = None, progress: bool = False,
+                  params: dict[str, Any] | None = None) -> ReleaseInfo:
     """Build dataset ``name`` with a preset (bundled name or YAML path) into ``out_root``.
+
+    ``params`` are added to every config's params (checked against the builder like the
+    preset's own, and recorded with them in the card): e.g. legend's ``--tables``.
 
     Returns the release path, its content hash and row counts. The folder is
     ``out_root/chartprobe-<name>``; an existing one is replaced only with ``overwrite``, and
@@ -148,6 +152,8 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
         raise ReleaseError(f"preset {source} is for dataset {recipe.dataset!r}, not {name!r}")
     if seed is not None:
         recipe = Preset(**{**recipe.__dict__, "seed": seed})
+    if params:
+        recipe = _with_params(recipe, params, source)
     if num_proc < 1:
         raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
     out_root = Path(out_root)
@@ -165,6 +171,20 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
             raise ReleaseError(f"{builder.repo_name}: the written files are not the build: {exc}") from None
         swap_into_place(tmp / "release", final, tmp)
     return ReleaseInfo(path=final, content_hash=digest, num_rows=num_rows)
+
+
+def _with_params(recipe: Preset, params: dict[str, Any], source: Path | str) -> Preset:
+    from .preset import ConfigPreset, check_against_builder
+    from .schema import FieldError, PresetError
+
+    configs = {name: ConfigPreset(splits=dict(c.splits), params={**c.params, **params})
+               for name, c in recipe.configs.items()}
+    recipe = Preset(**{**recipe.__dict__, "configs": configs})
+    try:
+        check_against_builder(recipe)
+    except FieldError as exc:
+        raise PresetError(f"{source}: {exc}") from None
+    return recipe
 
 
 def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None, progress: bool):
