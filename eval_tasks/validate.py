@@ -143,16 +143,24 @@ def _fmt(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
+def _tested(check: Check) -> str:
+    """The number the threshold is applied to: the value itself, or the bound the row names."""
+    if not check.op:
+        return "–"
+    return "= value" if check.statistic == "value" else _fmt(check.tested)
+
+
 def render_markdown(report: ValidityReport, *, include_na: bool = False) -> str:
     """The validity table as markdown (checks with nothing to check are left out by default)."""
     verdict = "all checks pass" if not report.failed else f"**{len(report.failed)} check(s) FAIL**"
     lines = [f"Reference agents on `{report.release}`: {verdict}.", "",
-             "| check | scope | agent | value | threshold | n | status |", "|---|---|---|---|---|---|---|"]
+             "| check | scope | agent | value | tested | threshold | n | status |", "|---|---|---|---|---|---|---|---|"]
     for c in report.checks:
         if c.status == "n/a" and not include_na:
             continue
         shown = f"**{c.status}**" if c.status == "fail" else c.status
-        lines.append(f"| {c.check} | `{c.scope}` | {c.agent} | {_fmt(c.value)} | {c.threshold} | {c.n} | {shown} |")
+        lines.append(f"| {c.check} | `{c.scope}` | {c.agent} | {_fmt(c.value)} | {_tested(c)} | {c.threshold} "
+                     f"| {c.n} | {shown} |")
     return "\n".join(lines) + "\n"
 
 
@@ -163,7 +171,8 @@ CARD_INTRO = ("Every number below comes from `chartprobe validate`: reference ag
               "rate; abstaining never scores on answerable items; no categorical template's majority answer "
               "above 1.5x uniform (one-sided 95% Wilson bound); image-side and answer-set shortcut agents "
               "(position prior, file metadata, anti-stale, answer-everything, text reader) at most 5 points "
-              "above chance; benchmark-specific checks as listed.")
+              "above chance; benchmark-specific checks as listed. `tested` is the number each threshold is "
+              "applied to: the value, or its one-sided 95% lower bound where the threshold says so.")
 
 
 def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
@@ -177,13 +186,15 @@ def read_validity(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
     """The reports of ``validity.json`` files (``chartprobe validate --out``), their shape checked."""
 
     fields = {f.name for f in dataclasses.fields(Check)}
+    # Files written before checks recorded what they test lack the later, defaulted fields.
+    required = {f.name for f in dataclasses.fields(Check) if f.default is dataclasses.MISSING}
     docs: list[dict[str, Any]] = []
     for path in paths:
         doc = read_json(path)
         for rep in doc if isinstance(doc, list) else [doc]:
             ok = (isinstance(rep, dict) and isinstance(rep.get("release"), str) and isinstance(rep.get("dataset"), str)
                   and isinstance(rep.get("checks"), list)
-                  and all(isinstance(c, dict) and set(c) == fields for c in rep["checks"]))
+                  and all(isinstance(c, dict) and required <= set(c) <= fields for c in rep["checks"]))
             if not ok:
                 raise PredictionsError(f"{path} is not a validity.json of `chartprobe validate --out` "
                                        f"(reports with release, dataset and checks of {sorted(fields)})")

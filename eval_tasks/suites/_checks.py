@@ -5,20 +5,29 @@ not beat the per-template majority rate by more than 5 points; abstaining never 
 answerable item (and answering never scores on an unanswerable one); no categorical
 template's majority answer may exceed 1.5x the uniform share. Share thresholds on small
 releases use the one-sided 95% Wilson lower bound, so that a template asked 5 times cannot
-fail by chance while a truly skewed template (all "yes") fails at any realistic size.
+fail by chance while a truly skewed template (all "yes") fails at any realistic size. Each
+line names the number its limit is applied to (:mod:`._verdict`), so its status always agrees
+with what the table shows.
+
+The majority baseline is the score of each template's best constant answer on the rows it is
+compared on, counting only answers that recur in two or more units (:func:`majority_baseline`).
+Fitting it out of sample (leave-one-out, or cross-fitted halves) is biased on balanced
+answers: dropping a row's own answer tips the majority to the other label, so a 50/50
+Accept/Reject config read a majority of 0.000 (leave-one-out) or 0.300 (halves).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from statistics import NormalDist, fmean
 from typing import Any
 
 from ._runs import Check, RunSet
+from ._verdict import info, verdict
 
-__all__ = ["common_checks", "majority_answers", "mean_accuracy", "status", "wilson_lower"]
+__all__ = ["common_checks", "majority_answers", "majority_baseline", "mean_accuracy", "status", "wilson_lower"]
 
 Z = 1.645  # one-sided 95%
 BLIND_MARGIN = 0.05
@@ -52,6 +61,24 @@ def majority_answers(suite: Any, rows: Iterable[Mapping[str, Any]]) -> dict[str,
     return {k: min(c.items(), key=lambda kv: (-kv[1], kv[0]))[0] for k, c in counts.items()}
 
 
+def majority_baseline(suite: Any, rows: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Per row, the score of its template's most common answer among ``rows`` (ties: sort order).
+
+    Only an answer given in at least two units (charts, families, pairs) can be a template's
+    prior; a template whose answers never recur (values, labels of one chart) has no majority
+    and its rows score the empty answer. In sample by design: see the module docstring.
+    """
+    rows_of: dict[str, Counter] = defaultdict(Counter)
+    units_of: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for r in rows:
+        group, answer = suite.group_key(r), str(r["answer"])
+        rows_of[group][answer] += 1
+        units_of[group][answer].add(suite.unit_key(r))
+    guess = {g: min(((a, k) for a, k in c.items() if len(units_of[g][a]) > 1),
+                    key=lambda kv: (-kv[1], kv[0]), default=("", 0))[0] for g, c in rows_of.items()}
+    return [suite.accuracy(suite.score(r, guess[suite.group_key(r)])) for r in rows]
+
+
 def _pooled(runs: RunSet, agent: str) -> dict[str, list]:
     """config -> (row, record) pairs of ``agent`` pooled over the config's splits."""
     out: dict[str, list] = defaultdict(list)
@@ -67,8 +94,7 @@ def oracle_checks(suite: Any, runs: RunSet) -> list[Check]:
         run = runs.get("oracle", config, split)
         recs = run.records if run else []
         value = sum(map(suite.accuracy, recs)) / len(rows) if rows else None
-        out.append(Check("oracle accuracy", f"{config}/{split}", "oracle", value, "= 1", len(rows),
-                         "n/a" if value is None else status(value >= 1.0 - 1e-9)))
+        out.append(verdict("oracle accuracy", f"{config}/{split}", "oracle", value, len(rows), op="=", limit=1.0))
     return out
 
 
@@ -90,13 +116,13 @@ def _gap_bound(blind: list[float], base: list[float], units: list[str], z: float
 def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
     """Blind (question text) minus the per-template majority baseline, at most +5 points.
 
-    Both are fit out of sample the same way (other splits, else cross-fitted halves), so the gap
-    measures what the question text adds. A split fails when the gap's one-sided 95% lower
-    bound exceeds 5 points; since one leaking template is diluted in a whole split, the
-    worst template of each config (pooled over splits) is checked the same way.
+    The blind agent is fit out of sample (other splits, else cross-fitted halves); the baseline
+    is the best constant answer per template on the same rows (:func:`majority_baseline`), so
+    the gap measures what the question text adds beyond the answer prior. A split fails when
+    the gap's one-sided 95% lower bound exceeds 5 points; since one leaking template is
+    diluted in a whole split, the worst template of each config (pooled over splits) is
+    checked the same way.
     """
-    from ..agents.blind import Blind
-
     out = []
     per_template: dict[str, dict[str, tuple[list, list, list]]] = defaultdict(
         lambda: defaultdict(lambda: ([], [], [])))
@@ -104,8 +130,7 @@ def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
         run = runs.get("blind", config, split)
         if not rows or run is None or not run.records:
             continue
-        base_preds = Blind(levels=("group", "type")).predict(suite, run.rows, runs.fit_rows(config, split))
-        base = [suite.accuracy(suite.score(r, p)) for r, p in zip(run.rows, base_preds)]
+        base = majority_baseline(suite, run.rows)
         blind = [suite.accuracy(r) for r in run.records]
         units = [suite.unit_key(r) for r in run.rows]
         for row, b, m, u in zip(run.rows, blind, base, units):
@@ -114,9 +139,9 @@ def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
             cell[1].append(m)
             cell[2].append(u)
         gap, bound = _gap_bound(blind, base, units)
-        out.append(Check("blind gap over majority", f"{config}/{split}", "blind", gap,
-                         f"<= +{BLIND_MARGIN:.2f} (majority {fmean(base):.3f})", len(blind),
-                         status(bound <= BLIND_MARGIN + 1e-9)))
+        out.append(verdict("blind gap over majority", f"{config}/{split}", "blind", gap, len(blind),
+                           op="<=", limit=BLIND_MARGIN, signed=True, tested=bound, statistic="95% lower bound",
+                           note=f"majority {fmean(base):.3f}, blind {fmean(blind):.3f}"))
     for config, cells in sorted(per_template.items()):
         # The worst of k templates is picked after looking: Bonferroni keeps the family-wise
         # false-alarm rate at 5% instead of 1 - 0.95^k.
@@ -124,9 +149,9 @@ def blind_checks(suite: Any, runs: RunSet) -> list[Check]:
         key, (blind, base, units) = max(cells.items(),
                                         key=lambda kv: (*_gap_bound(*kv[1], z=z)[::-1], len(kv[1][0])))
         gap, bound = _gap_bound(blind, base, units, z=z)
-        out.append(Check("blind gap, worst template", f"{config}:{key}", "blind", gap,
-                         f"<= +{BLIND_MARGIN:.2f} (95% lower bound, {len(cells)} templates)", len(blind),
-                         status(bound <= BLIND_MARGIN + 1e-9)))
+        out.append(verdict("blind gap, worst template", f"{config}:{key}", "blind", gap, len(blind),
+                           op="<=", limit=BLIND_MARGIN, signed=True, tested=bound,
+                           statistic="Bonferroni 95% lower bound", note=f"{len(cells)} templates"))
     return out
 
 
@@ -137,8 +162,8 @@ def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
         for config, pairs in sorted(_pooled(runs, agent).items()):
             recs = [rec for row, rec in pairs if suite.answerable(row) == want]
             value = mean_accuracy(suite, recs)
-            out.append(Check(f"{agent} accuracy on {label} items", config, agent, value, "= 0", len(recs),
-                             "n/a" if value is None else status(value == 0.0)))
+            out.append(verdict(f"{agent} accuracy on {label} items", config, agent, value, len(recs),
+                               op="=", limit=0.0))
     return out
 
 
@@ -163,22 +188,22 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
             counts = Counter(a for a, _ in items)
             answer, top = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
             limit = MAJORITY_FACTOR * fmean(1 / k for _, k in items)
-            out.append(Check("majority answer share", f"{config}:{key}", "-", top / len(items),
-                             f"<= {limit:.2f} (Wilson lower bound; majority {answer!r})", len(items),
-                             status(wilson_lower(top, len(items)) <= limit)))
+            out.append(verdict("majority answer share", f"{config}:{key}", "-", top / len(items), len(items),
+                               op="<=", limit=limit, tested=wilson_lower(top, len(items)),
+                               statistic="Wilson 95% lower bound", note=f"majority {answer!r}"))
     return out
 
 
 def info_checks(suite: Any, runs: RunSet, agent: str, label: str) -> list[Check]:
     """Accuracy of ``agent`` per config, reported without a threshold."""
-    return [Check(label, config, agent, mean_accuracy(suite, [rec for _, rec in pairs]), "-", len(pairs), "info")
+    return [info(label, config, agent, mean_accuracy(suite, [rec for _, rec in pairs]), len(pairs))
             for config, pairs in sorted(_pooled(runs, agent).items())]
 
 
 def share_check(name: str, scope: str, agent: str, hits: int, n: int, limit: float) -> Check:
     """A 'share of rows must stay below ``limit``' check with the Wilson guard."""
-    return Check(name, scope, agent, hits / n if n else None, f"<= {limit:.2f} (Wilson lower bound)", n,
-                 "n/a" if not n else status(wilson_lower(hits, n) <= limit))
+    return verdict(name, scope, agent, hits / n if n else None, n, op="<=", limit=limit,
+                   tested=wilson_lower(hits, n) if n else None, statistic="Wilson 95% lower bound")
 
 
 COMMON: tuple[Callable[[Any, RunSet], list[Check]], ...] = (

@@ -28,6 +28,14 @@ class Check:
     n: int
     status: str
     """pass | fail | info (reported, no threshold) | n/a (nothing to check here)."""
+    tested: float | None = None
+    """The number the limit is applied to: ``value`` itself, or its one-sided 95% lower bound
+    where the check guards against chance on small releases (``statistic`` says which)."""
+    statistic: str = "value"
+    op: str = ""
+    """How ``tested`` is compared with ``limit`` (:data:`._verdict.OPS`); empty for info rows."""
+    limit: tuple[float, ...] = ()
+    """One bound, or (low, high) for ``in``."""
 
 
 @dataclass

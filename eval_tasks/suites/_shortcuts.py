@@ -3,7 +3,7 @@
 For each shortcut agent (position prior, file metadata, anti-stale, answer-everything, text
 reader) and each config/split, its accuracy on the rows it answers is compared with
 *chance on those same rows*: per template, the higher of the majority rate (the
-per-template majority gold, fit out of sample exactly like the blind baseline) and the
+template's best constant answer on the rows, as the blind check's baseline) and the
 uniform rate (the mean score of every candidate in the row's answer space). A split fails
 when the paired gap's one-sided 95% lower bound, cluster-robust over units, exceeds
 5 points; the worst template of each config (pooled over splits) is checked the same way
@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from statistics import NormalDist, fmean
 from typing import Any
 
-from ._checks import _gap_bound, status
+from ._checks import _gap_bound, majority_baseline
 from ._runs import Check, RunSet
+from ._verdict import verdict
 
 __all__ = ["SHORTCUT_AGENTS", "SHORTCUT_MARGIN", "chance_levels", "shortcut_checks"]
 
@@ -41,16 +42,14 @@ def _uniform(suite: Any, row: Row, pool: Sequence[str]) -> float:
 
 def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[dict[int, float], dict[int, float]]:
     """(majority score, uniform score) per document of ``config/split``, keyed by ``id(doc)``."""
-    from ..agents.blind import Blind
-
     rows = runs.rows[(config, split)]
-    majority = Blind(levels=("group", "type")).predict(suite, rows, runs.fit_rows(config, split))
+    majority = majority_baseline(suite, rows)
     pools: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for r in rows:
         pools[suite.group_key(r)][str(r["answer"])].add(suite.unit_key(r))
     maj, uni = {}, {}
-    for r, guess in zip(rows, majority):
-        maj[id(r)] = suite.accuracy(suite.score(r, guess or ""))
+    for r, score in zip(rows, majority):
+        maj[id(r)] = score
         group, unit = pools[suite.group_key(r)], suite.unit_key(r)
         uni[id(r)] = _uniform(suite, r, sorted(a for a, units in group.items() if units - {unit}) or sorted(group))
     return maj, uni
@@ -87,15 +86,16 @@ def shortcut_checks(suite: Any, runs: RunSet) -> list[Check]:
                 cell[1].append(c)
                 cell[2].append(u)
             gap, bound = _gap_bound(acc, chance, units)
-            out.append(Check(f"{agent} gap over chance", f"{run.config}/{run.split}", agent, gap,
-                             f"<= +{SHORTCUT_MARGIN:.2f} (chance {fmean(chance):.3f}, acc {fmean(acc):.3f})",
-                             len(acc), status(bound <= SHORTCUT_MARGIN + 1e-9)))
+            out.append(verdict(f"{agent} gap over chance", f"{run.config}/{run.split}", agent, gap, len(acc),
+                               op="<=", limit=SHORTCUT_MARGIN, signed=True, tested=bound,
+                               statistic="95% lower bound", note=f"chance {fmean(chance):.3f}, acc {fmean(acc):.3f}"))
         for config, groups in sorted(cells.items()):
             z = NormalDist().inv_cdf(1 - 0.05 / len(groups))
             key, (acc, chance, units) = max(groups.items(),
                                             key=lambda kv: (*_gap_bound(*kv[1], z=z)[::-1], len(kv[1][0])))
             gap, bound = _gap_bound(acc, chance, units, z=z)
-            out.append(Check(f"{agent} gap over chance, worst template", f"{config}:{key}", agent, gap,
-                             f"<= +{SHORTCUT_MARGIN:.2f} (95% lower bound, {len(groups)} templates, "
-                             f"chance {fmean(chance):.3f})", len(acc), status(bound <= SHORTCUT_MARGIN + 1e-9)))
+            out.append(verdict(f"{agent} gap over chance, worst template", f"{config}:{key}", agent, gap, len(acc),
+                               op="<=", limit=SHORTCUT_MARGIN, signed=True, tested=bound,
+                               statistic="Bonferroni 95% lower bound",
+                               note=f"{len(groups)} templates, chance {fmean(chance):.3f}"))
     return out

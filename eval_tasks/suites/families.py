@@ -102,8 +102,9 @@ class FamiliesSuite(Suite):
 
     def _stale_checks(self, runs: RunSet) -> list[Check]:
         """The stale agent's CVA against chance on the same variants (``_shortcuts``' rule)."""
-        from ._checks import _gap_bound, status
+        from ._checks import _gap_bound
         from ._shortcuts import SHORTCUT_MARGIN, _chance, chance_levels
+        from ._verdict import verdict
 
         out = []
         for run in runs.by_agent("stale"):
@@ -120,10 +121,11 @@ class FamiliesSuite(Suite):
             chance = [c if len(golds[self.group_key(r)]) > 1 else 0.0 for r, c in zip(rows, chance)]
             acc = [self.accuracy(rec) for _, rec in pairs]
             gap, bound = _gap_bound(acc, chance, [self.unit_key(r) for r in rows])
-            out.append(Check("stale-agent CVA (unchanged variants)", run.config, "stale",
-                             fm.conditional_variant_accuracy(run.records),
-                             f"<= chance + {SHORTCUT_MARGIN:.2f} (chance {fmean(chance):.3f}, gap {gap:+.3f})",
-                             len(acc), status(bound <= SHORTCUT_MARGIN + 1e-9)))
+            out.append(verdict("stale-agent CVA (unchanged variants)", run.config, "stale",
+                               fm.conditional_variant_accuracy(run.records), len(acc), op="<=",
+                               limit=SHORTCUT_MARGIN, signed=True, tested=bound,
+                               statistic="gap over chance, 95% lower bound",
+                               note=f"chance {fmean(chance):.3f}, gap {gap:+.3f}"))
         return out
 
     @staticmethod

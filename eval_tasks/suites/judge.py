@@ -21,6 +21,7 @@ from ..metrics import judge as jm
 from ..voting import VOTE_KS, votes
 from . import suite
 from ._base import Check, RunSet, Suite
+from ._verdict import verdict
 
 Row = Mapping[str, Any]
 ORDERS = (("better_first", "A"), ("worse_first", "B"))
@@ -144,22 +145,21 @@ class JudgeSuite(Suite):
         for run in runs.by_agent("first_position"):
             if run.config == "cpa":
                 s = jm.cpa_summary(run.records)
-                ok = s["two_pass_accuracy"] == 0.0 and s["bias_a_rate"] == 1.0
-                out.append(Check("first-position two-pass accuracy", f"cpa/{run.split}", "first_position",
-                                 s["two_pass_accuracy"], "= 0 (bias-A = 1)", s["n_pairs"],
-                                 "pass" if ok else "fail"))
+                out.append(verdict("first-position two-pass accuracy", f"cpa/{run.split}", "first_position",
+                                   s["two_pass_accuracy"], s["n_pairs"], op="=", limit=0.0))
+                out.append(verdict("first-position bias-A rate", f"cpa/{run.split}", "first_position",
+                                   s["bias_a_rate"], s["n_pairs"], op="=", limit=1.0))
         for run in runs.by_agent("always_accept"):
             if not run.records:  # CPA pairs have no accept/reject verdict to give
                 continue
             m = jm.crj_metrics(run.records)
-            out.append(Check("always-accept specificity", f"{run.config}/{run.split}", "always_accept",
-                             m["specificity"], "= 0", m["n"], "pass" if m["specificity"] == 0.0 else "fail"))
+            out.append(verdict("always-accept specificity", f"{run.config}/{run.split}", "always_accept",
+                               m["specificity"], m["n"], op="=", limit=0.0))
         for (config, split), rows in sorted(runs.rows.items()):
             if config != "cpa" and rows:
                 share = fmean(str(r["label"]) == "Accept" for r in rows)
-                ok = BALANCE[0] <= share <= BALANCE[1]
-                out.append(Check("CRJ Accept share (class balance)", f"{config}/{split}", "-", share,
-                                 f"{BALANCE[0]:.0%}-{BALANCE[1]:.0%}", len(rows), "pass" if ok else "fail"))
+                out.append(verdict("CRJ Accept share (class balance)", f"{config}/{split}", "-", share, len(rows),
+                                   op="in", limit=tuple(BALANCE), percent=True))
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:

@@ -19,7 +19,7 @@ Beyond the shared checks (oracle 100%, blind agent, abstaining agents, majority 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from ..metrics import legend as lm
 from ..metrics import legend_studies as ls
 from . import suite
 from ._base import Check, RunSet, Suite
+from ._verdict import verdict
 
 Row = Mapping[str, Any]
 
@@ -71,10 +72,6 @@ PROFILE_GROUPS = {"stage-wise accuracy": ("guide_read", "bind", "ve", "reason", 
 """The capability groups of the profile (§5.1): one heatmap panel each, models on the rows."""
 
 
-def _check(name: str, scope: str, agent: str, value: float | None, threshold: str, n: int,
-           ok: Callable[[float], bool]) -> Check:
-    status = "n/a" if value is None else ("pass" if ok(value) else "fail")
-    return Check(name, scope, agent, value, threshold, n, status)
 
 
 @suite("legend")
@@ -163,8 +160,8 @@ class LegendSuite(Suite):
         for (config, split), rows in sorted(runs.rows.items()):
             shares = [float(r["occlusion_max"]) for r in rows if r.get("occlusion_max") is not None]
             if shares:
-                out.append(_check("evidence visible: max text cover of a data mark", f"{config}/{split}", "-",
-                                  max(shares), f"<= {COVER_LIMIT}", len(shares), lambda v: v <= COVER_LIMIT))
+                out.append(verdict("evidence visible: max text cover of a data mark", f"{config}/{split}", "-",
+                                   max(shares), len(shares), op="<=", limit=COVER_LIMIT))
         return out
 
     @staticmethod
@@ -181,18 +178,16 @@ class LegendSuite(Suite):
             recs = self._order_rows(run.records if run else [])
             scope = f"{config}/{split}"
             # An agent that cannot read the legend answers nothing: that is a failure, not n/a.
-            out.append(_check("legend-order agent answers the rank rows", scope, "legend_order",
-                              len(recs) / len(ranks), "= 1", len(ranks), lambda v: v >= 1.0 - 1e-9))
+            out.append(verdict("legend-order agent answers the rank rows", scope, "legend_order",
+                               len(recs) / len(ranks), len(ranks), op="=", limit=1.0))
             aligned = [r for r in recs if int(r["target_legend_index"]) == int(r["visual_rank"])]
-            out.append(_check("legend-order shortcut, aligned accuracy", scope, "legend_order",
-                              ls.aligned_accuracy(recs), f">= {SHORTCUT_ALIGNED_MIN}", len(aligned),
-                              lambda v: v >= SHORTCUT_ALIGNED_MIN))
-            out.append(_check("legend-order shortcut, conflict accuracy", scope, "legend_order",
-                              ls.conflict_accuracy(recs), f"<= {SHORTCUT_CONFLICT_MAX}", len(recs) - len(aligned),
-                              lambda v: v <= SHORTCUT_CONFLICT_MAX))
-            out.append(_check("legend-order shortcut follows the legend", scope, "legend_order",
-                              ls.follow_legend(recs), f">= {FOLLOW_MIN}", len(recs) - len(aligned),
-                              lambda v: v >= FOLLOW_MIN))
+            out.append(verdict("legend-order shortcut, aligned accuracy", scope, "legend_order",
+                               ls.aligned_accuracy(recs), len(aligned), op=">=", limit=SHORTCUT_ALIGNED_MIN))
+            out.append(verdict("legend-order shortcut, conflict accuracy", scope, "legend_order",
+                               ls.conflict_accuracy(recs), len(recs) - len(aligned), op="<=",
+                               limit=SHORTCUT_CONFLICT_MAX))
+            out.append(verdict("legend-order shortcut follows the legend", scope, "legend_order",
+                               ls.follow_legend(recs), len(recs) - len(aligned), op=">=", limit=FOLLOW_MIN))
         return out
 
     def _rotation_checks(self, runs: RunSet) -> list[Check]:
@@ -203,8 +198,8 @@ class LegendSuite(Suite):
                 continue
             full = [sorted(int(r["target_legend_index"]) for r in rs) == list(range(1, len(rs) + 1))
                     for rs in sets.values()]
-            out.append(_check("order rotations: each target at every legend position once", f"{config}/{split}",
-                              "-", sum(full) / len(full), "= 1", len(full), lambda v: v >= 1.0 - 1e-9))
+            out.append(verdict("order rotations: each target at every legend position once", f"{config}/{split}",
+                               "-", sum(full) / len(full), len(full), op="=", limit=1.0))
         return out
 
     def _abstention_recall_checks(self, runs: RunSet) -> list[Check]:
@@ -212,8 +207,8 @@ class LegendSuite(Suite):
         for agent, want in AR_EXPECTED.items():
             for run in runs.by_agent(agent):
                 scores = lm.abstention(lm.abstention_scope(run.records))
-                out.append(_check("abstention recall", f"{run.config}/{run.split}", agent, scores["ar"],
-                                  f"= {want:g}", scores["unanswerable"], lambda v, w=want: abs(v - w) < 1e-9))
+                out.append(verdict("abstention recall", f"{run.config}/{run.split}", agent, scores["ar"],
+                                   scores["unanswerable"], op="=", limit=want))
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
