@@ -56,6 +56,7 @@ class LegendDataset(DatasetBuilder):
     title = "chartprobe-legend: legend counterfactual groups (LegendBench)"
     paper = "LegendBench: A Diagnostic Benchmark for Legend Understanding with Counterfactual Interventions"
     citation = CITATION
+    default_config = "snapshot"  # the headline config: `load_dataset(repo)` opens it
     # The study, the snapshot knobs and every LegendSpace dimension (a list of allowed values).
     param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {
         "study": OneOf(("snapshot", *STUDIES)), **dict.fromkeys(SNAPSHOT_DEFAULTS, int),

@@ -75,6 +75,7 @@ class ProbesDataset(DatasetBuilder):
     title = "chartprobe-probes: atomic skill probes (ChartProbe)"
     paper = "ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning"
     citation = CITATION
+    default_config = "bar"  # the headline config: `load_dataset(repo)` opens it
     license = "cc-by-4.0"
     param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {"probes_per_skill": int}}  # cr_* ignore it
     description = (

@@ -10,6 +10,7 @@ and content hash.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +77,25 @@ def _dataset_info(config: str, splits: dict[str, Any], files: dict[str, list[str
             "splits": split_rows, "dataset_size": size}
 
 
+def default_of(builder, built: Mapping[str, Any]) -> str:
+    """The config a release marks ``default: true``, so ``load_dataset(repo)`` needs no config name:
+    the builder's headline config, else ``all``, else the first config built."""
+    for name in (builder.default_config, "all"):
+        if name and name in built:
+            return name
+    return next(iter(built))
+
+
 def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
                files: dict[str, dict[str, list[str]]], digest: str, *, command: str,
                generator_version: str) -> Path:
     """Write ``folder/README.md`` for a built release and return its path."""
     configs = []
+    default = default_of(builder, built)
     for config, splits in built.items():
         data_files = [{"split": s, "path": f"{config}/{s}-*.parquet"} for s in splits]
         entry = {"config_name": config, "data_files": data_files}
-        if len(built) == 1 or config == "all":
+        if config == default:
             entry["default"] = True
         configs.append(entry)
     meta = {
@@ -115,7 +126,7 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
 def _body(builder, preset, built, digest, command, generator_version) -> str:
     rows = "\n".join(f"| `{c}` | `{s}` | {len(ds)} |" for c, splits in built.items()
                      for s, ds in splits.items())
-    first_config = next(iter(built))
+    first_config = default_of(builder, built)
     cite = f"\n## Citation\n\n```bibtex\n{builder.citation.strip()}\n```\n" if builder.citation else ""
     paper = f"\nBased on: {builder.paper}\n" if builder.paper else ""
     return f"""# {builder.title or builder.repo_name}
@@ -136,7 +147,8 @@ so any row can be re-rendered, re-answered and re-intervened with
 
 ```python
 from datasets import load_dataset
-ds = load_dataset("chartprobe/{builder.repo_name}", "{first_config}", revision="v{generator_version}")
+ds = load_dataset("chartprobe/{builder.repo_name}", revision="v{generator_version}")  # the default config, `{first_config}`
+ds = load_dataset("chartprobe/{builder.repo_name}", "{first_config}", revision="v{generator_version}")  # any config by name
 ```
 
 ## How it was generated

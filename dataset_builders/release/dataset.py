@@ -62,6 +62,9 @@ class DatasetBuilder(abc.ABC):
     citation: ClassVar[str] = ""
     paper: ClassVar[str] = ""
     task_categories: ClassVar[tuple[str, ...]] = ("visual-question-answering",)
+    default_config: ClassVar[str] = ""
+    """The headline config ``load_dataset(repo)`` opens without a config name; empty (or not built):
+    ``all`` when built, else the first built config. Every release has one (:func:`default_of`)."""
 
     @property
     def repo_name(self) -> str:
