@@ -2,6 +2,7 @@
 
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
                       [--tables DIR]   # legend only: ChartBench data tables as the chart data
+                      [--released DIR] # judge only: import the released ChartJudgeBench data
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
@@ -120,6 +121,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     names = DATASETS.names() if args.dataset == "all" else [args.dataset]
     _check_build(args, names)
     params = _tables_params(args.tables, names)  # read and cross-checked before anything is built
+    released = _released_params(args.released, names)  # likewise: every released row mapped and checked
+    params = {**(params or {}), **released} if released else params
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     workers = _workers_ignore_ctrl_c() if args.num_proc > 1 else contextlib.nullcontext()
     with no_new_folders(args.out), workers:
@@ -143,6 +146,19 @@ def _tables_params(tables: str | None, names: list[str]) -> dict[str, str] | Non
     from .legend.sources import tables_params
 
     return tables_params(tables)
+
+
+def _released_params(released: str | None, names: list[str]) -> dict[str, str] | None:
+    """``--released DIR``: the released ChartJudgeBench data, as the params every judge config carries."""
+    if released is None:
+        return None
+    from chartprobe.errors import UsageError
+
+    if names != ["judge"]:
+        raise UsageError("--released: only `chartprobe build judge` imports released data (ChartJudgeBench)")
+    from .judge.released import released_params
+
+    return released_params(released)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -221,6 +237,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "layout: QA/<QA_type>/<chart_type>/<image_type>/meta.json indexing data/.../<n>.txt, each "
                         "read as CSV and cross-checked against ChartBench's true statements); the table set's "
                         "sha256 goes into the recipe and every row")
+    b.add_argument("--released", metavar="DIR", default=None,
+                   help="judge only: import the released ChartJudgeBench data from DIR (a local copy of the Hub "
+                        "dataset Lijian9/ChartJudgeBench, `huggingface-cli download Lijian9/ChartJudgeBench "
+                        "--repo-type dataset --local-dir DIR`: CPA/, ChartReproduction/, ChartEditing/ "
+                        "train-*.parquet) instead of generating items; every released row becomes a row of "
+                        "cpa, crj_reproduction, crj_editing (split test), labels as released")
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("render", help="render a spec JSON file (any spec kind) to PNG")
@@ -249,9 +271,11 @@ def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
     from .core.registry import RegistryError
     from .core.spec import SpecError
+    from .judge.released_rows import ReleasedError
     from .legend.tables import TablesError
     from .release.hub import ReleaseError
     from .release.preset import PresetError
     from .release.push import PushError
 
-    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, TablesError)  # OSError: chartprobe/errors.py
+    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, TablesError,
+            ReleasedError)  # OSError: chartprobe/errors.py

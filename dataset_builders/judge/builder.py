@@ -11,6 +11,10 @@ Configs (split ``test``):
 
 The paper had an LLM inject flaws and annotators filter them; here a flaw is a spec transform
 and a pair is emitted only if the renders prove the flaw (failed pairs are dropped).
+
+With ``--released DIR`` (params ``released``/``released_sha256``) the rows are the released
+ChartJudgeBench data instead, mapped onto the same columns (``released``, ``released_rows``);
+``data_source`` tells the two apart (``synthetic`` or ``chartjudgebench:<released id>``).
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from ..core.png_pad import equalize
 from ..release.dataset import GENERATOR_VERSION, DatasetBuilder, dataset
 from ..release.preset import Preset
 from .card import judge_card
+from .card_released import imported, released_extra, released_inputs
 from .flaws._base import DIMENSIONS
+from .released import released_from_params
 
 CITATION = """@article{wu2026chartjudgebench,
   title   = {ChartJudgeBench: Evaluating LMM Judges for Chart-to-Code Generation},
@@ -49,8 +55,12 @@ class JudgeDataset(DatasetBuilder):
     title = "chartprobe-judge: LMM judges for chart-to-code (ChartJudgeBench)"
     paper = "ChartJudgeBench: Evaluating LMM Judges for Chart-to-Code Generation (arXiv:2609.24210)"
     citation = CITATION
-    # CPA takes its pair count per criterion; the CRJ configs take no params.
-    param_types: ClassVar[dict[str, dict[str, Any]]] = {"cpa": {"pairs": dict[str, int]}, "*": {}}
+    default_config = "cpa"  # the headline config: `load_dataset(repo)` opens it
+    # CPA takes its pair count per criterion; the CRJ configs take no params. ``released`` (a folder)
+    # and its ``released_sha256`` import the released data instead (``--released``; pairs unused).
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {
+        "cpa": {"pairs": dict[str, int], "released": str, "released_sha256": str},
+        "*": {"released": str, "released_sha256": str}}
     task_categories = ("visual-question-answering", "image-to-text")
     description = (
         "Judge items for vision-language models used as chart critics. CPA: pick the better of two "
@@ -63,7 +73,7 @@ class JudgeDataset(DatasetBuilder):
         from datasets import Features, Image, Value
 
         common = {"id": "string", "chart_kind": "string", "evidence": "string", "seed": "int64",
-                  "generator_version": "string"}
+                  "generator_version": "string", "data_source": "string"}
         if config == "cpa":
             cols = {**common, "pair_id": "string", "criterion": "string", "dimension": "string",
                     "strategy": "string", "spec_better": "string", "spec_worse": "string"}
@@ -82,6 +92,9 @@ class JudgeDataset(DatasetBuilder):
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
         params = preset.params(config)
+        released = released_from_params(params)
+        if released is not None:
+            return released.keys(config, split)
         if config == "cpa":
             pairs = params["pairs"]
             unknown = sorted(set(pairs) - set(DIMENSIONS))
@@ -91,8 +104,12 @@ class JudgeDataset(DatasetBuilder):
         return [f"{config}-{split}-{i:04d}" for i in range(preset.configs[config].splits[split])]
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        released = released_from_params(preset.params(config))
+        if released is not None:  # nothing sampled: no seed
+            yield {"seed": None, "generator_version": GENERATOR_VERSION, **released.build_row(config, key)}
+            return
         index = int(key.rsplit("-", 1)[1])
-        base = {"seed": preset.seed, "generator_version": GENERATOR_VERSION}
+        base = {"seed": preset.seed, "generator_version": GENERATOR_VERSION, "data_source": "synthetic"}
         if config == "cpa":
             yield from self._cpa(preset.seed, key, index, base)
         else:
@@ -130,10 +147,14 @@ class JudgeDataset(DatasetBuilder):
                "spec_reference": item["reference"].to_json(), "spec_candidate": item["candidate"].to_json()}
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
-        """CRJ is balanced Accept/Reject (50% ± 5%) per task; CPA covers every criterion asked for."""
+        """CRJ is balanced Accept/Reject (50% ± 5%) per task; CPA covers every criterion asked for.
+
+        Imported rows are the released labels as they are: their balance is reported by the card
+        and ``chartprobe validate``, not enforced.
+        """
         for config, splits in built.items():
             for split, ds in splits.items():
-                if config in CRJ_TASKS and len(ds):
+                if config in CRJ_TASKS and len(ds) and not imported(ds):
                     share = Counter(ds["label"])["Accept"] / len(ds)
                     if abs(share - 0.5) > BALANCE_TOLERANCE:
                         raise ValueError(f"{config}/{split}: Accept share {share:.3f} is not 50% ± 5%")
@@ -141,4 +162,8 @@ class JudgeDataset(DatasetBuilder):
                     raise ValueError(f"cpa/{split} is empty: no pair passed verification")
 
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
-        return judge_card(built)
+        return released_extra(built) or judge_card(built)
+
+    def card_inputs(self, preset: Preset) -> str:
+        """The released ChartJudgeBench data a ``--released`` release imports: source, licence, mapping."""
+        return released_inputs(preset)
