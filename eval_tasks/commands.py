@@ -3,9 +3,10 @@
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
     chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
-                        [--num-proc N] [--quiet]
+                        [--num-proc N] [--quiet] [--judge [--judge-base-url URL] [--judge-model NAME]
+                        [--judge-api-key-env NAME] [--judge-cache DIR] [--judge-concurrency N]]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
-                        [--compare A B] [--allow-mixed-releases]
+                        [--compare A B] [--allow-mixed-releases] [--allow-mixed-scorers]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
 ``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its
@@ -42,23 +43,33 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_score(args: argparse.Namespace) -> int:
     from chartprobe.errors import UsageError, check_output, no_new_folders
 
+    from .judge_cli import judge_from_args, lm_eval_judge_notices
     from .rescore import write_scored
 
     if args.num_proc < 1:
         raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
+    judge = judge_from_args(args)
     check_output(args.out, "--out")
     _check_release_root(args.releases)
     out = Path(args.out)
+    typed_over_judge: dict[str, dict[str, set]] = {}  # lm-eval judged it, we rescored typed
 
     def show(model: str, tasks: dict) -> None:  # each model's lines as soon as it is scored
         for task, t in tasks.items():
             nums = ", ".join(f"{k}={v:.3f}" for k, v in t["metrics"].items() if isinstance(v, float))
             label = " PARTIAL" if t["partial"] else ""
-            print(f"{model}\t{task}\tn={t['n']}\tcoverage={t['coverage']:.3f}{label}\t{nums}")
+            judged = f"\tjudge={t['scorer']['model']}" if isinstance(t.get("scorer"), dict) else ""
+            print(f"{model}\t{task}\tn={t['n']}\tcoverage={t['coverage']:.3f}{label}\t{nums}{judged}")
+            if t.get("lm_eval_scorer") and t.get("scorer") == "typed":
+                seen = typed_over_judge.setdefault(task, {"models": set(), "judges": set()})
+                seen["models"].add(model)
+                seen["judges"].add(t["lm_eval_scorer"])
 
     with no_new_folders(out.parent):  # streamed one model at a time; a failed rescore keeps the old results
         skipped = write_scored(args.samples, out, releases=args.releases, allow_partial=args.allow_partial,
-                               progress=not args.quiet, num_proc=args.num_proc, on_model=show)
+                               progress=not args.quiet, num_proc=args.num_proc, on_model=show, judge=judge)
+    for line in lm_eval_judge_notices(typed_over_judge):
+        print(line)
     from .task_index import task_index
 
     index = task_index()
@@ -82,9 +93,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     read_validity(args.validity or ())
     with no_new_folders(args.out):
         report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
-                              allow_mixed_releases=args.allow_mixed_releases)
+                              allow_mixed_releases=args.allow_mixed_releases,
+                              allow_mixed_scorers=args.allow_mixed_scorers)
     for suite, ids in report["mixed_releases"].items():
         print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
+    for suite, ids in report["mixed_scorers"].items():
+        print(f"warning: suite {suite} mixes {len(ids)} scorers: {', '.join(ids)} (--allow-mixed-scorers)")
     for suite, entry in (report.get("compare") or {}).get("suites", {}).items():
         for metric, d in entry["metrics"].items():
             if d["diff"] is not None:
@@ -191,6 +205,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--num-proc", type=int, default=1, metavar="N",
                    help="score models in N worker processes (default 1); the results file is the same for any N")
     s.add_argument("--quiet", action="store_true", help="no progress bar (one step per model scored)")
+    from .judge_cli import add_judge_arguments
+
+    add_judge_arguments(s)
     s.set_defaults(func=cmd_score)
 
     r = sub.add_parser("report", help="capability profiles, comparison tables and plots from results")
@@ -205,6 +222,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--allow-mixed-releases", action="store_true",
                    help="report models of one suite scored on releases with different content hashes side by "
                         "side (default: refused, since their numbers are not comparable); the report marks them")
+    r.add_argument("--allow-mixed-scorers", action="store_true",
+                   help="report models of one suite scored by different scorers (the typed scorer, an LLM judge, "
+                        "another judge model or prompt) side by side (default: refused); the report marks them")
     r.set_defaults(func=cmd_report)
 
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")

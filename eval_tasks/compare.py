@@ -220,6 +220,9 @@ def compare_markdown(comparison: Mapping[str, Any], table: Callable[..., str]) -
             ci = f"[{lo:+.3f}, {hi:+.3f}]" if lo is not None else None
             diff = f"{d['diff']:+.3f}{' *' if d['significant'] else ''}" if d["diff"] is not None else None
             rows.append([m, d["a"], d["b"], diff, ci, d["p_value"]])
-        parts += [f"### {suite} ({entry['units']} units)", "",
+        scored = entry.get("scorers") or {}  # set by the report (:mod:`chartprobe.eval_tasks.scorers`)
+        note = ([("**Mixed scorers:** " if entry.get("mixed_scorers") else "Scored by: ")
+                 + "; ".join(f"{m}: {d}" for m, d in scored.items()), ""] if scored else [])
+        parts += [f"### {suite} ({entry['units']} units)", "", *note,
                   table(["metric", a, b, "B − A", "95% CI", "p"], rows), ""]
     return parts

@@ -1,77 +1,47 @@
-"""Optional LLM-judge answer equivalence (Chartographer A.7, following ChartMuseum).
+"""Optional LLM-judge answer equivalence (Chartographer A.7, following ChartMuseum): how to turn it on.
 
-The default scorer is the typed one (``chartprobe.eval_tasks.scoring``). Users who want the paper's
-protocol point this module at any OpenAI-compatible ``/v1/chat/completions`` endpoint:
+The default scorer is the typed one (``chartprobe.eval_tasks.scoring``). The paper's protocol is
+an LLM judge asked, with the released ``COMPARE_ANSWER`` prompt, whether the extracted prediction
+is equivalent to the gold (:mod:`chartprobe.eval_tasks.judge_client`). Two ways to use it:
 
-    CHARTPROBE_JUDGE_BASE_URL=https://api.openai.com/v1  CHARTPROBE_JUDGE_MODEL=gpt-4.1-mini \
-    CHARTPROBE_JUDGE_API_KEY=...  lm_eval ... --tasks chartprobe_families
+- rescoring saved predictions: ``chartprobe score --samples ... --judge --judge-model gpt-4.1-mini``
+  (``--judge-base-url``, ``--judge-api-key-env``, ``--judge-cache``, ``--judge-concurrency``);
+- inside lm-eval: set ``CHARTPROBE_JUDGE_BASE_URL`` / ``CHARTPROBE_JUDGE_MODEL`` (and
+  ``CHARTPROBE_JUDGE_API_KEY``; ``CHARTPROBE_JUDGE_CACHE`` moves the reply cache) and run the
+  family tasks; each scored record names its judge (``<model>@<server model>``).
 
-The judge gets the paper's prompt (question, target, extracted prediction; reply exactly
-Yes or No), temperature 0 and a 128-token limit, and returns a binary decision. The judge
-identity (requested model and the model/version the server reports) is recorded on every
-scored record so results name the judge they were computed with. Standard library only.
+Either way the judge decides only ``correct``; stale vs noisy updates still compare the typed
+normalized answers (A.7/A.8).
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import os
-import urllib.request
-from dataclasses import dataclass, field
 
-__all__ = ["JUDGE_PROMPT", "Judge", "JudgeError", "judge_from_env"]
+from .judge_client import Judge, JudgeDecision, JudgeError
 
-JUDGE_PROMPT = (
-    "You are judging whether two answers to a chart question are equivalent. Ignore superficial "
-    "formatting, capitalization and unit-formatting differences that do not change the answer. "
-    "Judge numbers by value, not by string; exact calendar dates and explicitly labeled years must "
-    "match; values read from an axis may differ slightly when they are visually indistinguishable "
-    "at the chart's resolution. Named entities, categorical labels and ordinal choices must match. "
-    "When the question asks for multiple items, Answer 2 must contain the required set of items "
-    "without adding contradictory answers.\n\n"
-    "Question: {question}\nAnswer 1: {target}\nAnswer 2: {prediction}\n\n"
-    "Are Answer 1 and Answer 2 equivalent? Return exactly Yes or No without explanation.")
+__all__ = ["ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "Judge", "JudgeDecision", "JudgeError", "judge_from_env"]
+
+ENV_BASE_URL = "CHARTPROBE_JUDGE_BASE_URL"
+ENV_MODEL = "CHARTPROBE_JUDGE_MODEL"
+ENV_API_KEY = "CHARTPROBE_JUDGE_API_KEY"
 
 
-class JudgeError(RuntimeError):
-    """The judge endpoint failed or answered something other than Yes/No."""
-
-
-@dataclass(frozen=True)
-class Judge:
-    """An OpenAI-compatible chat endpoint used as a Yes/No equivalence judge."""
-
-    base_url: str
-    """e.g. ``http://127.0.0.1:8000/v1`` (``/chat/completions`` is appended)."""
-    model: str
-    api_key: str = field(default="", repr=False)
-    """Sent only as the ``Authorization`` header; kept out of ``repr``/``str`` (logs, tracebacks)."""
-    timeout: float = 60.0
-
-    def decide(self, question: str, target: str, prediction: str) -> tuple[bool, str]:
-        """(equivalent?, judge id ``<requested model>@<model the server reports>``)."""
-        body = {"model": self.model, "temperature": 0, "max_tokens": 128,
-                "messages": [{"role": "user", "content": JUDGE_PROMPT.format(
-                    question=question, target=target, prediction=prediction)}]}
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(f"{self.base_url.rstrip('/')}/chat/completions",
-                                         data=json.dumps(body).encode(), headers=headers)
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                reply = json.load(response)
-        except OSError as exc:
-            raise JudgeError(f"judge request to {self.base_url} failed: {exc}") from exc
-        text = (reply["choices"][0]["message"]["content"] or "").strip().strip(".").lower()
-        if text not in ("yes", "no"):
-            raise JudgeError(f"judge answered {text[:80]!r}, expected Yes or No")
-        return text == "yes", f"{self.model}@{reply.get('model', 'unknown')}"
+@functools.lru_cache(maxsize=4)
+def _judge(base_url: str, model: str, api_key: str, cache_dir: str | None) -> Judge:
+    return Judge(base_url=base_url, model=model, api_key=api_key, cache_dir=cache_dir)
 
 
 def judge_from_env() -> Judge | None:
-    """The judge configured by ``CHARTPROBE_JUDGE_BASE_URL`` / ``_MODEL`` / ``_API_KEY``, or None."""
-    base_url, model = os.environ.get("CHARTPROBE_JUDGE_BASE_URL"), os.environ.get("CHARTPROBE_JUDGE_MODEL")
+    """The judge configured by ``CHARTPROBE_JUDGE_BASE_URL`` / ``_MODEL`` / ``_API_KEY``, or None.
+
+    lm-eval calls ``process_results`` once per document: the same configuration gives the same
+    :class:`Judge` (one client, one cache connection, one in-memory reply table) every time.
+    """
+    base_url, model = os.environ.get(ENV_BASE_URL), os.environ.get(ENV_MODEL)
     if not (base_url and model):
         return None
-    return Judge(base_url=base_url, model=model, api_key=os.environ.get("CHARTPROBE_JUDGE_API_KEY", ""))
+    from .judge_cache import CACHE_ENV
+
+    return _judge(base_url, model, os.environ.get(ENV_API_KEY, ""), os.environ.get(CACHE_ENV) or None)

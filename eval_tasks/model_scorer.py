@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .predictions import PredictionsError, iter_samples
+from .predictions import _SAMPLES_NAME, PredictionsError, iter_samples
 from .results import summarize_records, to_columns
 from .suites import suite_for_task
 from .task_index import task_index
@@ -29,14 +29,19 @@ class Rescorer:
 
     A run that covers fewer documents than its task has is scored over the full task, the missing
     ones as wrong (an empty answer), unless ``allow_partial``: then over what it covers, and its task
-    entry says ``partial``. Every task entry records its ``coverage``.
+    entry says ``partial``. Every task entry records its ``coverage`` and its ``scorer``; with a
+    ``judge``, the suites :data:`~chartprobe.eval_tasks.judge_scoring.JUDGED` lists are scored by it.
     """
 
-    def __init__(self, releases: str | Path | None = None, allow_partial: bool = False) -> None:
+    def __init__(self, releases: str | Path | None = None, allow_partial: bool = False,
+                 judge: Any = None) -> None:
         from .gold import ReleaseGold
+        from .judge_scoring import JudgePass
 
         self.gold = ReleaseGold(releases)
         self.allow_partial = allow_partial
+        self.judge = judge
+        self._pass = JudgePass(judge)  # one per model (:meth:`model`), counting that model's requests
         self.index = task_index()
         self.skipped: dict[str, int] = defaultdict(int)  # samples of tasks no chartprobe suite scores
         self.read = 0
@@ -49,8 +54,13 @@ class Rescorer:
         return self._suites[task]
 
     def model(self, name: str, files: Iterable[Path]) -> dict[str, Any]:
-        """One model's results entry: sources, lm-eval runs, per-task metrics, suite summaries, records."""
+        """One model's results entry: sources, lm-eval runs, per-task metrics, suite summaries, the
+        scorer of each suite's numbers, records."""
+        from .judge_scoring import JudgePass, lm_eval_judge
         from .provenance import read_lm_eval_run
+
+        self._pass = judged = JudgePass(self.judge)
+        lm_eval_scorers: dict[str, str] = {}  # task -> the judge its lm-eval run scored with
 
         records: dict[str, list[dict[str, Any]]] = defaultdict(list)
         seen: dict[str, set[str]] = defaultdict(set)
@@ -78,11 +88,19 @@ class Rescorer:
                 if key in seen_keys:
                     continue
                 seen_keys.add(key)
-                if s.responses:  # a repeated run: the vote over every response it kept
+                if judged.wants(suite):  # scored once the judge has answered the whole model
+                    out.append(_placed({}, s.task, position, doc))
+                    judged.add(out[-1], suite, s.task, doc, s.responses or (s.prediction,), bool(s.responses))
+                elif s.responses:  # a repeated run: the vote over every response it kept
                     out.append(_placed(suite.score_votes(doc, s.responses), s.task, position, doc))
                 else:
                     out.append(self._memo.score(suite, s.task, key, doc, s.prediction, position))
             sources.append(str(path))
+            file_task = _SAMPLES_NAME.match(path.name)["task"]  # a file holds one task
+            state = tasks.get(file_task)
+            logged = lm_eval_judge(path, state[0].name) if state else None
+            if logged:  # said on the task entry, so `score` without --judge can tell the user
+                lm_eval_scorers[file_task] = logged
             run_key = (path.parent, path.stem.rpartition("_")[2])  # one lm-eval run: its folder and date
             if run_key not in run_keys:  # read once per run, not once per task file (a glob each)
                 run_keys.add(run_key)
@@ -91,11 +109,16 @@ class Rescorer:
                     runs.append(run)
                 lm_eval_tasks.update(_lm_eval_only(path))
         coverage = self._complete(records, seen)
+        judged.run()
         summary = summarize_records(records)
         for task, entry in summary["tasks"].items():
             entry["coverage"] = coverage[task]
             entry["partial"] = self.allow_partial and entry["coverage"] < 1.0
+            entry["scorer"] = judged.scorer(entry["suite"], task)
+            if task in lm_eval_scorers:
+                entry["lm_eval_scorer"] = lm_eval_scorers[task]
         return {"sources": sources, "runs": runs, "lm_eval_tasks": lm_eval_tasks, **summary,
+                "scorers": {name: judged.scorer(name) for name in sorted(records)},
                 "records": {k: to_columns(v) for k, v in records.items()}}
 
     def _complete(self, records: dict[str, list[dict[str, Any]]], seen: Mapping[str, set[str]]) -> dict[str, float]:
@@ -112,8 +135,17 @@ class Rescorer:
             elif not self.allow_partial:  # missing documents are wrong answers, not absent ones
                 for position, (doc_id, doc) in enumerate(docs.items()):
                     if doc_id not in ids:
-                        records[suite.name].append(_record(suite, doc, "", task, position, missing=True))
+                        records[suite.name].append(self._missing(suite, doc, task, position))
         return coverage
+
+    def _missing(self, suite: Any, doc: Mapping[str, Any], task: str, position: int) -> dict[str, Any]:
+        """The record of a document the run did not answer: an empty answer, judged like the rest
+        when its suite is (the judge is never asked about nothing: wrong, verdict ``empty``)."""
+        if not self._pass.wants(suite):
+            return _record(suite, doc, "", task, position, missing=True)
+        rec = _placed({"missing": True}, task, position, doc)
+        self._pass.add(rec, suite, task, doc, ("",))
+        return rec
 
 
 def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:

@@ -2,7 +2,9 @@
 
 A released prompt is a text file in ``tasks/prompts/paper/`` (copied byte for byte; its origin
 and licence are in that folder's README) whose sha256 is recorded in :data:`RELEASED`, as the
-released loader returns the text (ChartJudgeBench's drops the CPA file's final newline). A
+released loader returns the text (ChartJudgeBench's drops the CPA file's final newline; a prompt
+released as a Python string literal, Chartographer's answer-equivalence judge, is stored as the
+string's value plus a final newline that is dropped again). A
 layout (``*_layout.json``) lists a task's user turn as parts, in the released order:
 
 - ``["prompt", name]``: a released prompt file; ``["text", s]``: a literal fragment;
@@ -38,6 +40,10 @@ RELEASED: dict[str, tuple[str, bool]] = {
         ("edd6825266a513281e3a32063cc50e782a5b322956fae548db6a30dfbe3e3be8", False),
     "chartjudgebench_chart_editing_system":
         ("d8c6aee9ef4c33bd67c1d0c25ce4160174165834df53036cf4b8b8c4593348ed", False),
+    # Chartographer has no manifest: sha256 of CHARTMUSEUM_PROMPTS["COMPARE_ANSWER"] (the string
+    # value, no final newline) in src/config/task_prompts.py, computed when it was copied
+    "chartographer_compare_answer":
+        ("234e7c18d0f850c94c234fa35fdedf4c0c0f23f509364b2178c0137099a60455", True),
 }
 LAYOUTS: dict[str, str] = {
     # layout file -> sha256 of its bytes

@@ -76,8 +76,9 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
     suites = sorted({s for per in profiles.values() for s in per})
     for name in suites:
         cols = sorted({k for per in profiles.values() if name in per for k in per[name]["headline"]})
-        rows = [[m] + [per[name]["headline"].get(c) for c in cols] for m, per in profiles.items() if name in per]
-        parts += [f"## Comparison: {name}", "", markdown_table(["model", *cols], rows), ""]
+        rows = [[m] + [per[name]["headline"].get(c) for c in cols] + [_scorer_label(per[name].get("scorer"))]
+                for m, per in profiles.items() if name in per]
+        parts += [f"## Comparison: {name}", "", markdown_table(["model", *cols, "scorer"], rows), ""]
     for model, per in profiles.items():
         parts += [f"## Capability profile: {model}", ""]
         for name, prof in per.items():
@@ -90,6 +91,28 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
     return "\n".join(parts)
 
 
+def _scorer_label(scorer: Any) -> str:
+    """The comparison table's ``scorer`` cell: one scorer, or every scorer of a mixed model."""
+    from .scorers import describe
+
+    return "; ".join(map(describe, scorer)) if isinstance(scorer, list) else describe(scorer)
+
+
+def _attach_scorers(profiles: dict[str, dict[str, Any]], prov: Mapping[str, Mapping[str, Any]],
+                    comparison: dict[str, Any] | None) -> None:
+    """Each profile's ``scorer`` (a list when merged files disagree) and each compared suite's scorers."""
+    from .scorers import describe, scorer_identity
+
+    for model, per in profiles.items():
+        for name, prof in per.items():
+            found = prov[model]["scorers"].get(name) or ["typed"]
+            prof["scorer"] = found[0] if len(found) == 1 else found
+    for name, entry in (comparison or {}).get("suites", {}).items():
+        by_model = {m: prov[m]["scorers"].get(name) or ["typed"] for m in (comparison["a"], comparison["b"])}
+        entry["scorers"] = {m: "; ".join(map(describe, sc)) for m, sc in by_model.items()}
+        entry["mixed_scorers"] = len({scorer_identity(s) for sc in by_model.values() for s in sc}) > 1
+
+
 def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """report.json's provenance: model -> releases per suite (as JSON), lm-eval runs, scoring versions."""
     return {m: {**{k: v for k, v in p.items() if k != "lm_eval_tasks"},  # report.json has its own key for them
@@ -98,7 +121,8 @@ def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
-                 compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False) -> dict[str, Any]:
+                 compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
+                 allow_mixed_scorers: bool = False) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
@@ -107,16 +131,21 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     releases with different content hashes are refused (a PredictionsError, nothing written)
     unless ``allow_mixed_releases``, and the report then says which suites mix releases.
     ``compare=(A, B)`` adds the paired comparison B − A (:mod:`chartprobe.eval_tasks.compare`).
+    Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
+    the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
     """
     from .compare import compare_markdown, compare_models
     from .lm_eval_tables import lm_eval_section
     from .provenance import check_same_releases, provenance_markdown
+    from .scorers import check_same_scorers, scorer_markdown
 
     out = Path(out)
     merged, prov = load_results_with_provenance(results)
     mixed = check_same_releases({m: p["releases"] for m, p in prov.items()}, allow_mixed_releases)
+    mixed_scorers = check_same_scorers({m: p["scorers"] for m, p in prov.items()}, allow_mixed_scorers)
     comparison = compare_models(merged, *compare) if compare else None
     profiles = _profiles(merged)
+    _attach_scorers(profiles, prov, comparison)
     val_docs: list[dict] = []
     for path in validity:
         doc = json.loads(Path(path).read_text())
@@ -124,14 +153,14 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
         plots = _plots(profiles, Path(scratch)) if profiles else []
         report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots],
-                  "provenance": _provenance_json(prov), "mixed_releases": mixed,
+                  "provenance": _provenance_json(prov), "mixed_releases": mixed, "mixed_scorers": mixed_scorers,
                   "lm_eval_tasks": {m: p["lm_eval_tasks"] for m, p in prov.items() if p["lm_eval_tasks"]}}
         if comparison is not None:
             report["compare"] = comparison
         files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
         files[out / "report.json"] = json.dumps(report, indent=1, default=str)
         # provenance and the paired comparison go right under the title, before the tables they qualify
-        extra = provenance_markdown(prov, mixed, markdown_table)
+        extra = provenance_markdown(prov, mixed, markdown_table) + scorer_markdown(prov, mixed_scorers, markdown_table)
         extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
         extra += lm_eval_section({m: p["lm_eval_tasks"] for m, p in prov.items()}, markdown_table)
         title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")

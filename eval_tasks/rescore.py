@@ -39,18 +39,21 @@ def _by_model(files: Iterable[Path]) -> dict[str, list[Path]]:
 
 
 def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = None,
-                  allow_partial: bool = False, num_proc: int = 1) -> dict[str, Any]:
+                  allow_partial: bool = False, num_proc: int = 1, judge: Any = None) -> dict[str, Any]:
     """Rescore every samples file under ``paths``; returns the results document (held in memory).
 
     Provenance: ``releases`` names each release scored (path, revision, preset, generator version,
     content hash), ``provenance`` the chartprobe and lm-eval versions that scored, and each model's
     ``runs`` the lm-eval runs (model, model and generation arguments) read from the results files
     next to its samples. For many models use :func:`write_scored`, which holds one at a time.
+    ``judge`` (a :class:`~chartprobe.eval_tasks.judge_client.Judge`) scores the suites whose paper
+    uses an answer-equivalence judge (:data:`~chartprobe.eval_tasks.judge_scoring.JUDGED`).
     """
     files = sample_files(paths)
     models: dict[str, Any] = {}
     read, skipped, provenance = 0, Counter(), {}
-    for done in scored_models(_by_model(files), releases=releases, allow_partial=allow_partial, num_proc=num_proc):
+    for done in scored_models(_by_model(files), releases=releases, allow_partial=allow_partial, num_proc=num_proc,
+                              judge=judge):
         models[done.name] = done.entry
         read, provenance = read + done.read, {**provenance, **done.releases}
         skipped.update(done.skipped)
@@ -59,7 +62,8 @@ def score_samples(paths: Iterable[str | Path], *, releases: str | Path | None = 
 
 def write_scored(paths: Iterable[str | Path], out: str | Path, *, releases: str | Path | None = None,
                  allow_partial: bool = False, progress: bool = True, num_proc: int = 1,
-                 on_model: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, int]:
+                 on_model: Callable[[str, dict[str, Any]], None] | None = None,
+                 judge: Any = None) -> dict[str, int]:
     """:func:`score_samples` streamed to the results file ``out``, one model in memory at a time.
 
     ``on_model(model, tasks)`` is called with each model's per-task entries as soon as it is
@@ -79,7 +83,7 @@ def write_scored(paths: Iterable[str | Path], out: str | Path, *, releases: str 
     with atomic_open(out) as fh:
         fh.write('{"format": ' + json.dumps(FORMAT) + ', "models": {')
         scored = scored_models(groups, releases=releases, allow_partial=allow_partial, num_proc=num_proc,
-                               as_json=True)
+                               as_json=True, judge=judge)
         bar = tqdm(scored, total=len(groups), unit="model", desc="score", disable=not progress or None)
         for i, done in enumerate(bar):
             fh.write((", " if i else "") + json.dumps(done.name) + ": " + done.entry)

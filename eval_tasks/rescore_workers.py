@@ -53,9 +53,9 @@ def score_one(scorer: Rescorer, name: str, files: list[Path], as_json: bool = Fa
                   scorer.read - read, added, dict(scorer.gold.provenance))
 
 
-def _init(releases: str | Path | None, allow_partial: bool) -> None:
+def _init(releases: str | Path | None, allow_partial: bool, judge: Any = None) -> None:
     global _WORKER
-    _WORKER = Rescorer(releases, allow_partial)
+    _WORKER = Rescorer(releases, allow_partial, judge)  # the judge pickles as its settings: own client
 
 
 def _score(name: str, files: list[Path], as_json: bool) -> Scored:
@@ -64,20 +64,22 @@ def _score(name: str, files: list[Path], as_json: bool) -> Scored:
 
 
 def scored_models(groups: Mapping[str, list[Path]], *, releases: str | Path | None = None,
-                  allow_partial: bool = False, num_proc: int = 1, as_json: bool = False) -> Iterator[Scored]:
+                  allow_partial: bool = False, num_proc: int = 1, as_json: bool = False,
+                  judge: Any = None) -> Iterator[Scored]:
     """Each model of ``groups`` (model -> samples files) scored, in the order of ``groups``;
-    ``as_json``: each entry as JSON text (what a results file holds)."""
+    ``as_json``: each entry as JSON text (what a results file holds); ``judge``: the LLM judge of
+    ``chartprobe score --judge`` (:class:`~chartprobe.eval_tasks.judge_client.Judge`), or None."""
     if num_proc < 1:
         raise ValueError(f"--num-proc must be >= 1, got {num_proc}")
     if num_proc == 1 or len(groups) <= 1:
-        scorer = Rescorer(releases, allow_partial)
+        scorer = Rescorer(releases, allow_partial, judge)
         for name, files in groups.items():
             yield score_one(scorer, name, files, as_json)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     workers = min(num_proc, len(groups))
-    pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(releases, allow_partial))
+    pool = ProcessPoolExecutor(workers, initializer=_init, initargs=(releases, allow_partial, judge))
     try:
         items = iter(groups.items())
         pending: deque = deque()

@@ -109,10 +109,12 @@ def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str,
     """:func:`load_results` plus, per model, where its records came from.
 
     The second value maps model -> ``{"releases": {suite: [ReleaseProvenance, ...]}, "runs": [...],
-    "scored_by": [...]}``: one release per distinct release its records of that suite were scored
-    on (two when merged files disagree), the lm-eval runs and the scoring software versions.
+    "scored_by": [...], "scorers": {suite: [scorer, ...]}}``: one release per distinct release its
+    records of that suite were scored on (two when merged files disagree), the lm-eval runs, the
+    scoring software versions and the scorers (typed or an LLM judge, :mod:`.scorers`) per suite.
     """
     from .provenance import ReleaseProvenance
+    from .scorers import scorer_identity, scorers_of_entry
 
     merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     prov: dict[str, dict[str, Any]] = {}
@@ -120,8 +122,13 @@ def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str,
         doc = _read_results(path)
         releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
         for model, entry in doc["models"].items():
-            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": [], "lm_eval_tasks": {}})
+            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": [], "lm_eval_tasks": {},
+                                           "scorers": {}})
             mine["lm_eval_tasks"].update(entry.get("lm_eval_tasks") or {})
+            for suite_name, scorer in scorers_of_entry(entry, entry.get("records", {})).items():
+                known = mine["scorers"].setdefault(suite_name, [])
+                if scorer_identity(scorer) not in map(scorer_identity, known):
+                    known.append(scorer)
             for suite_name, cols in entry.get("records", {}).items():
                 merged[model][suite_name] += from_columns(cols)
                 rel = releases.get(suite_name)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from chartprobe.eval_tasks.judge_equivalence import Judge, JudgeError
+from chartprobe.eval_tasks.judge_equivalence import Judge
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.runner import tasks_path
 from chartprobe.eval_tasks.scoring import score_answer
@@ -174,21 +174,25 @@ class _JudgeHandler(BaseHTTPRequestHandler):
         pass
 
 
-def test_llm_judge_contract_against_a_loopback_endpoint():
-    """Contract test of our calls (paper prompt, temperature 0, 128 tokens), not of a real judge."""
+def test_llm_judge_contract_against_a_loopback_endpoint(tmp_path):
+    """Contract test of our calls (released prompt, temperature 0, 128 tokens), not of a real judge;
+    a reply that is neither Yes nor No is an unparsable verdict, counted wrong, never an error."""
+    from chartprobe.eval_tasks.judge_client import fill_prompt
+
     server = HTTPServer(("127.0.0.1", 0), _JudgeHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        judge = Judge(base_url=f"http://127.0.0.1:{server.server_port}/v1", model="judge")
+        judge = Judge(base_url=f"http://127.0.0.1:{server.server_port}/v1", model="judge", cache_dir=str(tmp_path))
         doc = {"family_id": "f", "role": "variant", "question": "How many?", "answer": "42",
                "answer_type": "number", "original_answer": "40"}
         rec = fm.score_family_record(doc, "<answer>42.0</answer>", judge)
         assert rec["correct"] and rec["judge"] == "judge@judge-v1" and rec["normalized"] == "42"
+        assert rec["judge_verdict"] == "yes"
         assert not fm.score_family_record(doc, "<answer>41</answer>", judge)["correct"]
-        with pytest.raises(JudgeError, match="Yes or No"):
-            judge.decide("odd question", "1", "2")
+        odd = judge.decide("odd question", "1", "2")
+        assert (odd.correct, odd.verdict) == (False, "unparsable") and judge.counts()["parse_fail"] == 1
         sent = _JudgeHandler.requests[0]
         assert sent["temperature"] == 0 and sent["max_tokens"] == 128
-        assert "Return exactly Yes or No" in sent["messages"][0]["content"]
+        assert sent["messages"] == [{"role": "user", "content": fill_prompt("How many?", "42", "42.0")}]
     finally:
         server.shutdown()

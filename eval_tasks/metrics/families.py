@@ -32,6 +32,7 @@ __all__ = [
     "conditional_variant_accuracy",
     "family_summary",
     "from_items",
+    "judge_query",
     "o_r_table",
     "per_reasoning_type",
     "relative_change",
@@ -57,18 +58,32 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     """Score one prediction on a family row: typed scorer, or an LLM judge when given.
 
     ``normalized`` always comes from the typed normalizer (exact comparison of normalized
-    extracted answers decides stale vs noisy, as in A.7); the judge only decides ``correct``.
+    extracted answers decides stale vs noisy, as in A.7); the judge (anything with
+    ``decide(question, target, prediction)`` returning a
+    :class:`~chartprobe.eval_tasks.judge_client.JudgeDecision`) only decides ``correct``, and the
+    record then says which judge and what it answered (``judge_verdict``: yes, no, unparsable
+    -- counted wrong -- or empty, when nothing was extracted to ask about).
     """
     from ..scoring import score_doc
 
     s = score_doc(doc, prediction)
-    correct, judge_id = s.correct, "typed"
+    correct, judge_id, verdict = s.correct, "typed", None
     if judge is not None:
-        correct, judge_id = judge.decide(doc["question"], doc["answer"], s.extracted)
-    return {"family_id": doc["family_id"], "role": doc["role"], "variant_seed": doc.get("variant_seed"),
-            "correct": bool(correct), "normalized": s.normalized, "original_answer": doc.get("original_answer"),
-            "reasoning_type": doc.get("reasoning_type"), "judge": judge_id, "parse_failed": s.parse_failed,
-            CLUSTER_FIELD: doc.get(CLUSTER_FIELD)}
+        decision = judge.decide(*judge_query(doc, s.extracted))
+        correct, judge_id, verdict = decision.correct, decision.judge_id, decision.verdict
+    rec = {"family_id": doc["family_id"], "role": doc["role"], "variant_seed": doc.get("variant_seed"),
+           "correct": bool(correct), "normalized": s.normalized, "original_answer": doc.get("original_answer"),
+           "reasoning_type": doc.get("reasoning_type"), "judge": judge_id, "parse_failed": s.parse_failed,
+           CLUSTER_FIELD: doc.get(CLUSTER_FIELD)}
+    if verdict is not None:
+        rec["judge_verdict"] = verdict
+    return rec
+
+
+def judge_query(doc: Record, extracted: str) -> tuple[str, str, str]:
+    """What the judge is asked about a row: (question, gold answer, extracted prediction), as the
+    released ``evaluate_predictions.py`` builds it (the question and answer columns, as strings)."""
+    return str(doc.get("question", "")), str(doc.get("answer", "")), extracted
 
 
 def to_item(record: Record) -> tuple:

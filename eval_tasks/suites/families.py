@@ -41,8 +41,10 @@ def is_resolution_row(row: Row) -> bool:
 class FamiliesSuite(Suite):
     """Family metrics per §3.4 / A.8 of the Chartographer paper."""
 
-    def score(self, row: Row, prediction: str) -> dict[str, Any]:
-        record = fm.score_family_record(row, prediction)
+    def score(self, row: Row, prediction: str, judge: Any = None) -> dict[str, Any]:
+        """The typed record, or with ``judge`` the LLM judge's (``chartprobe score --judge``:
+        :mod:`chartprobe.eval_tasks.judge_scoring`)."""
+        record = fm.score_family_record(row, prediction, judge)
         if "scale" in row:  # the resolution config reports accuracy per scale
             record["scale"] = row["scale"]
         record["resolution"] = is_resolution_row(row)
@@ -52,7 +54,11 @@ class FamiliesSuite(Suite):
         """Family metrics over the families' own members: the resolution ablation's rescaled
         reconstructions are rows of the same families but not extra reconstructions."""
         members = [r for r in records if not r.get("resolution")]
-        return {**fm.family_summary(members), "n": len(members)}
+        summary = {**fm.family_summary(members), "n": len(members)}
+        verdicts = [r["judge_verdict"] for r in records if "judge_verdict" in r]
+        if verdicts:  # judge-scored: unparsable verdicts counted wrong, and counted here
+            summary["judge_parse_fail"] = verdicts.count("unparsable")
+        return summary
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         if task.config == "resolution":
