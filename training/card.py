@@ -1,19 +1,25 @@
-"""Model card (README.md) for a trained adapter: what it was trained on and how to evaluate it."""
+"""Model card (README.md) for a trained adapter: what it was trained on, how to evaluate it and,
+after the closed loop, what it scored (``huggingface_hub.ModelCard`` / ``ModelCardData``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from .select import Selection
+
+PROBES_DATASET = "chartprobe/chartprobe-probes"
+"""The Hub id of the training data (a local release folder is the same dataset built locally)."""
 
 
 def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any]) -> str:
     """Markdown card with Hub YAML metadata; ``summary`` holds losses, modules and timings."""
     train = selection["train"]
-    meta = {"base_model": cfg.model, "library_name": "peft", "pipeline_tag": "image-text-to-text",
-            "tags": ["chartprobe", "lora", "trl", "sft", f"skills-{cfg.skills}", f"select-{cfg.select}"]}
+    from huggingface_hub import ModelCardData
+
+    meta = ModelCardData(base_model=cfg.model, library_name="peft", pipeline_tag="image-text-to-text",
+                         datasets=[PROBES_DATASET], language=["en"],
+                         tags=["chartprobe", "lora", "trl", "sft", f"skills-{cfg.skills}", f"select-{cfg.select}"])
     counts = ", ".join(f"{k}: {v}" for k, v in train.counts.items())
     details = ""
     if train.mode == "bottleneck":
@@ -27,7 +33,7 @@ def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any
                 f"chartprobe_complex --include_path $(chartprobe tasks-path) --output_path results/tuned "
                 f"--log_samples")
     return f"""---
-{yaml.safe_dump(meta, sort_keys=False).strip()}
+{meta.to_yaml()}
 ---
 
 # LoRA adapter: {cfg.skills} ({cfg.select}) on chartprobe-probes
@@ -57,3 +63,29 @@ per device, seed {cfg.seed}. No complex-reasoning question was used.
 The prompt used in training is the lm-eval task prompt rendered with the model's chat template,
 so evaluate with `--apply_chat_template`.
 """
+
+
+def card_with_results(card: str, cmp: Mapping[str, Any], name: str) -> str:
+    """``card`` with the closed loop's numbers: ``model-index`` results (tuned accuracy per region,
+    complex-reasoning fuzzy per domain, on chartprobe-probes) and a base-vs-tuned section."""
+    from huggingface_hub import EvalResult, ModelCard
+
+    from .profile import format_comparison
+
+    results = [EvalResult(task_type="visual-question-answering", dataset_type=PROBES_DATASET,
+                          dataset_name="chartprobe-probes", dataset_config=value if col == "domain" else None,
+                          metric_type="accuracy", metric_name=f"accuracy ({col}={value})",
+                          metric_value=round(cell["tuned"], 4), dataset_split="test")
+               for col, cells in cmp.get("regions", {}).items() for value, cell in cells.items()]
+    results += [EvalResult(task_type="visual-question-answering", dataset_type=PROBES_DATASET,
+                           dataset_name="chartprobe-probes", dataset_config=f"cr_{domain}", dataset_split="test",
+                           metric_type="fuzzy_accuracy", metric_name=f"complex reasoning fuzzy ({domain})",
+                           metric_value=round(cell["tuned"], 4))
+                for domain, cell in cmp.get("complex", {}).items()]
+    parsed = ModelCard(card)
+    if results:
+        parsed.data.eval_results, parsed.data.model_name = results, name
+    limit = f" (`--limit {cmp['limit']}` documents per task)" if cmp.get("limit") else ""
+    section = (f"\n## Closed-loop results\n\nlm-eval on `{cmp.get('tasks')}`{limit}, base `{cmp.get('base')}` "
+               f"vs this adapter (percent):\n\n{format_comparison(cmp)}\n")
+    return f"---\n{parsed.data.to_yaml()}\n---\n{parsed.text.rstrip()}\n{section}"

@@ -9,7 +9,8 @@
    ``--base-eval`` names an existing lm-eval folder or profile, e.g. the one that guided
    ``--select bottleneck``);
 3. :func:`chartprobe.training.profile.compare` of the two profiles per skill, per domain and on held-out
-   complex reasoning (fuzzy), written to ``<out>/comparison.json`` and ``comparison.md``.
+   complex reasoning (fuzzy), written to ``<out>/comparison.json`` and ``comparison.md``; the
+   adapter's card (``README.md``) gets the tuned numbers as ``model-index`` results.
 
 ``--apply_chat_template`` matters: training rendered the same task prompt with the chat
 template (see ``chartprobe.training.format``).
@@ -95,6 +96,7 @@ def run_lm_eval(argv: list[str], env: dict[str, str], timeout: float | None = No
 
 def closed_loop(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
     """Train, evaluate base (unless reused) and tuned, compare; return the comparison dict."""
+    from .card import card_with_results
     from .profile import compare, format_comparison, load_profile
     from .sft import train
 
@@ -109,8 +111,10 @@ def closed_loop(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
     base, tuned = load_profile(base_dir), load_profile(out / "eval" / "tuned")
     cmp = {**compare(base, tuned), "tasks": tasks, "limit": loop.eval_limit,
            "train_losses": summary["train_losses"]}
-    atomic_write_files({out / "comparison.json": json.dumps(cmp, indent=1),  # all three or none
+    card = card_with_results((out / "README.md").read_text(encoding="utf-8"), cmp, out.name)
+    atomic_write_files({out / "comparison.json": json.dumps(cmp, indent=1),  # all four or none
                         out / "comparison.md": format_comparison(cmp) + "\n",
-                        out / "profile_tuned.json": json.dumps(tuned, indent=1)})
+                        out / "profile_tuned.json": json.dumps(tuned, indent=1),
+                        out / "README.md": card})
     print(format_comparison(cmp))
     return cmp

@@ -86,8 +86,10 @@ class JudgeDataset(DatasetBuilder):
             images = ("image_reference", "image_candidate")
         else:
             raise ValueError(f"unknown judge config {config!r}; use cpa, crj_reproduction, crj_editing")
-        feats = {k: Value(v) for k, v in cols.items()}
-        feats.update({k: Image() for k in images})
+        # Images right after the id: the viewer shows columns in order, and the long spec JSON
+        # columns before them pushed both images off screen.
+        feats = {"id": Value("string"), **{k: Image() for k in images}}
+        feats.update({k: Value(v) for k, v in cols.items() if k != "id"})
         return Features(feats)
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
@@ -104,6 +106,13 @@ class JudgeDataset(DatasetBuilder):
         return [f"{config}-{split}-{i:04d}" for i in range(preset.configs[config].splits[split])]
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        # `datasets` writes columns in the rows' key order, not the features': order each row as
+        # the features are, so the images sit right after the id in every file and in the viewer.
+        order = list(self.features(config))
+        for row in self._rows(preset, config, key):
+            yield {**{k: row[k] for k in order if k in row}, **row}
+
+    def _rows(self, preset: Preset, config: str, key: str) -> Iterator[dict]:
         released = released_from_params(preset.params(config))
         if released is not None:  # nothing sampled: no seed
             yield {"seed": None, "generator_version": GENERATOR_VERSION, **released.build_row(config, key)}
@@ -163,6 +172,11 @@ class JudgeDataset(DatasetBuilder):
 
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         return released_extra(built) or judge_card(built)
+
+    def source_tags(self, preset: Preset) -> tuple[str, ...]:
+        """``synthetic`` for our items; the released ChartJudgeBench data is not."""
+        imported = any(c.params.get("released") for c in preset.configs.values())
+        return ("chartjudgebench", "released-data") if imported else ("synthetic",)
 
     def card_inputs(self, preset: Preset) -> str:
         """The released ChartJudgeBench data a ``--released`` release imports: source, licence, mapping."""

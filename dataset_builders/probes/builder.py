@@ -34,9 +34,13 @@ from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .templates import TEMPLATES
 from .templates._base import SKILLS
 
-CITATION = """@article{chartprobe2026,
-  title   = {ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning},
-  year    = {2026}
+# The paper's text names no authors (an anonymous submission): the entry says so rather than guess.
+CITATION = """@misc{chartprobe2026,
+  title        = {ChartProbe: A Diagnostic Study on Visual Reasoning through Perception, Grounding, and Simple Reasoning},
+  author       = {{Anonymous authors}},
+  year         = {2026},
+  howpublished = {Preprint},
+  note         = {Author list not given in the paper's text; probe templates: Supplementary material}
 }"""
 
 PROBE_SKILLS = SKILLS[:3]

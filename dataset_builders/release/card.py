@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from ..core.atomic import atomic_write_text
+from .card_meta import card_data, check_card
 
 __all__ = ["content_bytes", "read_card_metadata", "write_card", "write_card_section"]
 
@@ -98,28 +99,19 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
         if config == default:
             entry["default"] = True
         configs.append(entry)
-    meta = {
-        "license": builder.license,
-        "pretty_name": builder.title or builder.repo_name,
-        "task_categories": list(builder.task_categories),
-        "tags": ["chartprobe", "charts", "synthetic", "diagnostic", builder.name],
-        "configs": configs,
-        "dataset_info": [_dataset_info(c, s, files[c]) for c, s in built.items()],
-        "chartprobe": {
-            "dataset": builder.name,
-            "generator_version": generator_version,
-            "preset": preset.preset,
-            "seed": preset.seed,
-            "command": command,
-            "content_hash": digest,
-            "recipe": json.loads(preset.to_json()),
-        },
-    }
-    header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
-    path = folder / "README.md"
+    provenance = {"dataset": builder.name, "generator_version": generator_version, "preset": preset.preset,
+                  "seed": preset.seed, "command": command, "content_hash": digest,
+                  "recipe": json.loads(preset.to_json())}
+    rows = sum(len(ds) for splits in built.values() for ds in splits.values())
+    tags = ["chartprobe", "charts", "diagnostic", builder.name, *builder.source_tags(preset)]
+    data = card_data(builder, configs, [_dataset_info(c, s, files[c]) for c, s in built.items()], rows,
+                     tags, provenance)
     body = _body(builder, preset, built, digest, command, generator_version)
     extra = "\n\n".join(filter(None, (builder.card_inputs(preset).strip(), builder.card_extra(built).strip())))
-    atomic_write_text(path, f"---\n{header}---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else ""))
+    text = f"---\n{data.to_yaml()}\n---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else "")
+    check_card(text)  # what the Hub and `datasets` would refuse is a bug here, not a surprise after push
+    path = folder / "README.md"
+    atomic_write_text(path, text)
     return path
 
 

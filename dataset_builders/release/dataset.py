@@ -107,6 +107,10 @@ class DatasetBuilder(abc.ABC):
         """Markdown about external inputs the preset names (e.g. data tables); default none."""
         return ""
 
+    def source_tags(self, preset: Preset) -> tuple[str, ...]:
+        """Card tags saying where the rows come from; default ``synthetic`` (we generated them)."""
+        return ("synthetic",)
+
     def card_files(self, built: dict[str, dict[str, Any]]) -> dict[str, bytes]:
         """Extra files for the release folder (e.g. figures the card links to), by relative path."""
         return {}
