@@ -98,6 +98,8 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     """
     import datasets
 
+    from chartprobe.dataset_builders.release.labels import as_text
+
     from .doc_order import dataset_order
     from .provenance import release_hash
 
@@ -108,6 +110,7 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     where = dict(chartprobe_where or {})
     out = {}
     for split, ds in dd.items():
+        ds = as_text(ds)  # ClassLabel columns as their names: prompts, filters and scores read names
         if where:  # input_columns: compare plain columns without decoding a single image
             cols = sorted(where)
             ds = ds.filter(lambda *vals, cols=cols: all(v == where[c] for c, v in zip(cols, vals)),

@@ -67,11 +67,13 @@ class ReleaseGold:
 
     def _load_hub(self, release: str) -> dict[tuple[str, str], list[dict[str, Any]]]:
         import datasets
+        from chartprobe.dataset_builders.release.labels import as_text
 
         where = resolve_release(release)
         out: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for config in datasets.get_dataset_config_names(where["path"], revision=where.get("revision")):
             for split, ds in datasets.load_dataset(name=config, **where).items():
+                ds = as_text(ds)  # ClassLabel columns as their names
                 images = [c for c in ds.column_names if c.startswith("image")]
                 out[(config, split)] = ds.remove_columns(images).to_list()
         self.provenance[release] = release_provenance(release, where).to_json()

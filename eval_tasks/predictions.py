@@ -318,6 +318,7 @@ def _read_parquet(f: Path, expected: set[str]) -> list[dict[str, Any]]:
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
+    from chartprobe.dataset_builders.release.labels import decode_batch, label_names
 
     try:
         parquet = pq.ParquetFile(f)
@@ -326,8 +327,10 @@ def _read_parquet(f: Path, expected: set[str]) -> list[dict[str, Any]]:
             raise PredictionsError(f"{f}: columns {sorted(schema.names)} do not match the card's "
                                    f"features {sorted(expected)}")
         images = [fl.name for fl in schema if _is_image(fl)]
+        labels = label_names(schema)  # ClassLabel columns are read as their names
         texts: list[dict[str, Any]] = []
         for batch in parquet.iter_batches(batch_size=256):
+            batch = decode_batch(batch, labels)
             rows = batch.drop_columns(images).to_pylist() if images else batch.to_pylist()
             metas = {c: [image_meta(v) for v in batch.column(c).to_pylist()] for c in images}
             for i, row in enumerate(rows):

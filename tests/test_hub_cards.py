@@ -99,3 +99,35 @@ def test_the_adapter_card_is_a_model_card_and_gains_the_loop_results():
     assert done.data.model_name == "adapter" and done.data.base_model == "tiny/vlm"
     assert "## Closed-loop results" in done.text and "| skill=perception | 25.0 | 50.0 | +25.0 |" in done.text
     assert "# LoRA adapter" in done.text  # the body is kept
+
+
+@pytest.mark.parametrize(("name", "config", "column"), [("probes", "bar", "template_id"), ("probes", "bar", "skill"),
+                                                        ("judge", "cpa", "criterion")])
+def test_categorical_columns_are_class_labels_that_stratify(release_root, name, config, column):
+    from datasets import ClassLabel, load_dataset
+
+    ds = load_dataset(str(release_root / f"chartprobe-{name}"), config, split="test",
+                      download_mode="force_redownload")  # not a cached copy from before the change
+    assert isinstance(ds.features[column], ClassLabel)
+    counts = {}
+    for value in ds[column]:
+        counts[value] = counts.get(value, 0) + 1
+    keep = [i for i, v in enumerate(ds[column]) if counts[v] >= 2]  # stratifying needs 2+ per class
+    parts = ds.select(keep).train_test_split(test_size=0.5, stratify_by_column=column, seed=0)
+    assert set(parts["train"][column]) == set(parts["test"][column])
+
+
+def test_chartprobe_reads_class_labels_as_names(release_root, monkeypatch):
+    from chartprobe.dataset_builders.probes.templates import TEMPLATES
+    from chartprobe.eval_tasks.data import load_release
+    from chartprobe.eval_tasks.predictions import load_release_rows
+
+    rows = load_release_rows(release_root / "chartprobe-probes", only={("bar", "test")})[("bar", "test")]
+    assert {r["skill"] for r in rows} <= {"perception", "grounding", "reasoning"}
+    assert all(r["template_id"] in TEMPLATES.names() for r in rows)
+    monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))
+    docs = load_release("probes", "bar", {"skill": "perception"})["test"]
+    assert len(docs) and set(docs["skill"]) == {"perception"} and docs[0]["template_id"].startswith("P-")
+    cpa = load_release("judge", "cpa")["test"]
+    assert set(cpa["criterion"]) <= {"aspect_ratio", "axis_scaling", "color_consistency", "component_positioning",
+                                     "data_encoding", "text_occlusion", "visual_style"}

@@ -10,6 +10,7 @@ from chartprobe.dataset_builders.core.render import render
 from chartprobe.dataset_builders.core.spec import ChartSpec
 from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, changed_fields
 from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.dataset_builders.release.labels import as_text
 from chartprobe.eval_tasks.metrics import judge as jm
 from datasets import load_dataset
 
@@ -23,14 +24,14 @@ def judge_release(release_root):
 
 @pytest.fixture(scope="module")
 def crj_rows(judge_release):
-    return {c: load_dataset(str(judge_release), c, split="test").remove_columns(
+    return {c: as_text(load_dataset(str(judge_release), c, split="test")).remove_columns(
         ["image_reference", "image_candidate"]).to_list() for c in CRJ}
 
 
 def test_three_configs_with_two_images_per_row(judge_release):
     meta = read_card_metadata(judge_release)
     assert sorted(c["config_name"] for c in meta["configs"]) == ["cpa", "crj_editing", "crj_reproduction"]
-    cpa = load_dataset(str(judge_release), "cpa", split="test")
+    cpa = as_text(load_dataset(str(judge_release), "cpa", split="test"))  # names, as chartprobe reads
     assert cpa[0]["image_better"].mode == "RGB" and cpa[0]["image_worse"].mode == "RGB"
     assert set(cpa["criterion"]) == set(DIMENSIONS)
     assert Counter(cpa["criterion"]) == Counter({c: 2 for c in DIMENSIONS})
@@ -68,7 +69,7 @@ def test_crj_is_balanced_and_every_label_matches_its_specs(crj_rows, config):
 
 
 def _cpa_records(judge_release, agent):
-    ds = load_dataset(str(judge_release), "cpa", split="test").select_columns(
+    ds = as_text(load_dataset(str(judge_release), "cpa", split="test")).select_columns(
         ["pair_id", "criterion", "dimension", "chart_kind"]).to_list()
     return [jm.cpa_record({**r, "order": order}, [agent(order)])
             for r in ds for order in ("better_first", "worse_first")]

@@ -15,6 +15,7 @@ from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
 from chartprobe.dataset_builders.judge.cpa import build_pair, cells, is_clean
 from chartprobe.dataset_builders.judge.flaws import FLAWS
 from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, Injection, changed_fields, criteria_of
+from chartprobe.dataset_builders.release.labels import as_text
 from datasets import load_dataset
 
 CRITERIA = sorted(DIMENSIONS)
@@ -22,7 +23,7 @@ CRITERIA = sorted(DIMENSIONS)
 
 @pytest.fixture(scope="module")
 def cpa_rows(release_root):
-    ds = load_dataset(str(release_root / "chartprobe-judge"), "cpa", split="test")
+    ds = as_text(load_dataset(str(release_root / "chartprobe-judge"), "cpa", split="test"))
     return ds.cast_column("image_better", ds.features["image_better"].__class__(decode=False)) \
              .cast_column("image_worse", ds.features["image_worse"].__class__(decode=False)).to_list()
 

@@ -221,6 +221,7 @@ def built(tmp_path_factory) -> tuple[Path, str, Path]:
 
 def test_release_loads_with_our_features_and_the_released_rows(built):
     from chartprobe.dataset_builders.judge.builder import JudgeDataset
+    from chartprobe.dataset_builders.release.labels import as_text
     from datasets import load_dataset
 
     release, _, _ = built
@@ -229,7 +230,7 @@ def test_release_loads_with_our_features_and_the_released_rows(built):
         ds = load_dataset(str(release), config, split="test")
         assert ds.features == JudgeDataset().features(config)
         assert len(ds) == len(found.rows[config])
-        for row, mapped in zip(ds, found.rows[config], strict=True):
+        for row, mapped in zip(as_text(ds), found.rows[config], strict=True):  # names, as chartprobe reads
             images = JudgeDataset().features(config).keys() & {"image_better", "image_worse", "image_reference",
                                                                 "image_candidate"}
             assert {k: v for k, v in row.items() if k not in images | {"seed", "generator_version"}} == \

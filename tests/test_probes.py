@@ -10,6 +10,7 @@ from chartprobe.dataset_builders.probes.builder import ProbesDataset, config_dom
 from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
 from chartprobe.dataset_builders.probes.templates import TEMPLATES
 from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.dataset_builders.release.labels import as_text
 from chartprobe.eval_tasks.metrics.probes import per_skill_accuracy, score_record
 from datasets import load_dataset
 
@@ -25,7 +26,7 @@ def rows(probes_release):
     out = {}
     for config in CONFIGS:
         for split in _splits(config):
-            ds = load_dataset(str(probes_release), config, split=split)
+            ds = as_text(load_dataset(str(probes_release), config, split=split))  # names, as chartprobe reads
             out[(config, split)] = ds.remove_columns(["image"]).to_list()
     return out
 

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
+from chartprobe.dataset_builders.release.labels import as_text
 from chartprobe.eval_tasks.metrics import probes as pm
 
 TASKS = Path(pm.__file__).resolve().parents[1] / "tasks"
@@ -162,7 +163,7 @@ def test_small_release_balances_templates_within_each_skill(probes_release):
     counts: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for config in ("bar", "hbar", "pie", "shapes"):
         for split in ("train", "validation", "test"):
-            ds = load_dataset(str(probes_release), config, split=split)
+            ds = as_text(load_dataset(str(probes_release), config, split=split))
             bank = "shapes" if config == "shapes" else "chart"
             for skill, template in zip(ds["skill"], ds["template_id"]):
                 counts[(bank, skill)][template] += 1

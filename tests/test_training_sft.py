@@ -96,7 +96,9 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     manifest = json.loads((out / "selection.json").read_text())
     import datasets
 
-    bar_train = datasets.load_dataset(str(probes_root / "chartprobe-probes"), "bar", split="train")
+    from chartprobe.dataset_builders.release.labels import as_text
+
+    bar_train = as_text(datasets.load_dataset(str(probes_root / "chartprobe-probes"), "bar", split="train"))
     want = Counter(s for s in bar_train["skill"] if s in ("perception", "grounding"))
     assert manifest["train"]["counts"] == dict(want)  # all bar train P+G rows
     assert all("-CR-" not in i and "-R-" not in i for i in manifest["train"]["ids"] + manifest["validation"]["ids"])

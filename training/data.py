@@ -46,6 +46,7 @@ def resolve_data(data: str | None) -> dict[str, Any]:
 def load_splits(data: str | None, domains: Iterable[str]) -> dict[str, Any]:
     """``{"train": Dataset, "validation": Dataset}`` over the given probe configs."""
     import datasets
+    from chartprobe.dataset_builders.release.labels import as_text
 
     domains = list(domains)
     bad = [d for d in domains if d.startswith("cr_")]
@@ -56,7 +57,7 @@ def load_splits(data: str | None, domains: Iterable[str]) -> dict[str, Any]:
     parts: dict[str, list[Any]] = {s: [] for s in TRAIN_SPLITS}
     for domain in domains:
         for split in TRAIN_SPLITS:
-            parts[split].append(datasets.load_dataset(name=domain, split=split, **args))
+            parts[split].append(as_text(datasets.load_dataset(name=domain, split=split, **args)))
     return {s: datasets.concatenate_datasets(v) for s, v in parts.items()}
 
 

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from ..core.png_pad import equalize
 from ..release.dataset import GENERATOR_VERSION, DatasetBuilder, dataset
+from ..release.labels import class_label
 from ..release.preset import Preset
 from .card import judge_card
 from .card_released import imported, released_extra, released_inputs
@@ -90,6 +91,8 @@ class JudgeDataset(DatasetBuilder):
         # columns before them pushed both images off screen.
         feats = {"id": Value("string"), **{k: Image() for k in images}}
         feats.update({k: Value(v) for k, v in cols.items() if k != "id"})
+        if config == "cpa":  # closed vocabularies as ClassLabel; chartprobe reads names (release/labels.py)
+            feats.update(criterion=class_label(DIMENSIONS), dimension=class_label(DIMENSIONS.values()))
         return Features(feats)
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:

@@ -26,6 +26,7 @@ from ..release.dataset import (
     base_features,
     dataset,
 )
+from ..release.labels import class_label
 from ..release.preset import Preset
 from .card import probe_card
 from .domains import PROBE_DOMAINS, TIERS
@@ -97,6 +98,10 @@ class ProbesDataset(DatasetBuilder):
                               program="string", domain="string", chart_kind="string",
                               n_marks="int32", held_out="bool", tolerance="string", answer_aliases="string")
         feats["target_bbox"] = Sequence(Value("float64"), length=4)
+        # Closed vocabularies as ClassLabel (stratified splits, value counts in the viewer); every
+        # chartprobe reader sees names again (release/labels.py).
+        vocab = {"template_id": TEMPLATES.names(), "skill": SKILLS, "tier": TIERS, "domain": list(PROBE_DOMAINS)}
+        feats.update({column: class_label(names) for column, names in vocab.items()})
         return feats
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:

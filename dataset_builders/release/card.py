@@ -18,6 +18,7 @@ import yaml
 
 from ..core.atomic import atomic_write_text
 from .card_meta import card_data, check_card
+from .labels import as_text
 
 __all__ = ["content_bytes", "read_card_metadata", "write_card", "write_card_section"]
 
@@ -107,7 +108,8 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
     data = card_data(builder, configs, [_dataset_info(c, s, files[c]) for c, s in built.items()], rows,
                      tags, provenance)
     body = _body(builder, preset, built, digest, command, generator_version)
-    extra = "\n\n".join(filter(None, (builder.card_inputs(preset).strip(), builder.card_extra(built).strip())))
+    texts = {c: {s: as_text(ds) for s, ds in splits.items()} for c, splits in built.items()}  # names, not label ids
+    extra = "\n\n".join(filter(None, (builder.card_inputs(preset).strip(), builder.card_extra(texts).strip())))
     text = f"---\n{data.to_yaml()}\n---\n\n{body}" + (f"\n{extra.strip()}\n" if extra else "")
     check_card(text)  # what the Hub and `datasets` would refuse is a bug here, not a surprise after push
     path = folder / "README.md"

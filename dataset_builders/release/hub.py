@@ -29,6 +29,7 @@ from typing import Any
 from ..core.atomic import atomic_write
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
+from .labels import as_text
 from .preset import Preset, load_preset, preset_path
 from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
@@ -216,11 +217,12 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
         derived = builder.derive(recipe, config, split, built)
         built.setdefault(config, {})[split] = (derived if derived is not None else
                                                _build_split(builder, recipe, config, split, num_proc, cache_dir))
+    texts = {c: {s: as_text(ds) for s, ds in splits.items()} for c, splits in built.items()}
     try:
-        builder.verify(built)
+        builder.verify(texts)  # builders check names, not a ClassLabel's integers
     except ValueError as exc:
         raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
-    digest = content_hash(built)
+    digest = content_hash(texts)  # over names: the hash does not follow the label encoding
     disable_progress_bar()
     files = {c: {s: _write_parquet(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}

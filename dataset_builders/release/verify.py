@@ -101,9 +101,14 @@ class _ParquetSplit:
     def to_batches(self) -> Iterator[Any]:
         import pyarrow.parquet as pq
 
+        from .labels import decode_batch, label_names
+
         for rel in self.shards:
             try:
-                yield from pq.ParquetFile(self.folder / rel).iter_batches(batch_size=256)
+                parquet = pq.ParquetFile(self.folder / rel)
+                names = label_names(parquet.schema_arrow)  # hashed as names, as the build hashed them
+                for batch in parquet.iter_batches(batch_size=256):
+                    yield decode_batch(batch, names)
             except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
                 raise VerifyError(_unreadable(self.folder, rel, exc)) from None
 

@@ -111,13 +111,14 @@ class DataSource:
         whole config (every split) first would cost a cold start several seconds on the full
         release, and the Hub path downloads only what is shown."""
         import datasets
+        from chartprobe.dataset_builders.release.labels import as_text
 
         args = self._load_args(release)
         pattern = self.layout(release).get(config, {}).get(split)
         if pattern is None:
             raise ReleaseUnavailable(f"release '{release}' has no split {config}/{split}")
         try:
-            return datasets.load_dataset(data_files={split: pattern}, split=split, **args)
+            return as_text(datasets.load_dataset(data_files={split: pattern}, split=split, **args))
         except Exception as exc:  # a broken or half-written release must not take the app down
             raise ReleaseUnavailable(f"cannot load {release}/{config}/{split}: {exc}") from exc
 
