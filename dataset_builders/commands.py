@@ -2,7 +2,7 @@
 
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
                       [--tables DIR]   # legend only: ChartBench data tables as the chart data
-                      [--released DIR] # judge only: import the released ChartJudgeBench data
+                      [--released DIR] # judge, families: import the paper's released data (RELEASED_IMPORTERS)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
@@ -26,7 +26,7 @@ from typing import Any
 
 from .core.atomic import atomic_write  # re-exported: the one atomic write, shared by every command
 
-__all__ = ["LISTABLE", "add_parsers", "atomic_write", "known_errors", "listable"]
+__all__ = ["LISTABLE", "RELEASED_IMPORTERS", "add_parsers", "atomic_write", "known_errors", "listable"]
 
 
 LISTABLE = ("charts", "datasets", "templates", "interventions", "flaws")
@@ -95,6 +95,24 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
         _BUILDING_WITH_WORKERS = False
 
 
+RELEASED_IMPORTERS: dict[str, tuple[str, str]] = {
+    "judge": ("judge.released", "ChartJudgeBench: Lijian9/ChartJudgeBench"),
+    "families": ("families.released", "Chartographer: 1fanj/Chartographer"),
+}
+"""``--released DIR``: dataset -> (the module under ``dataset_builders`` that imports its paper's
+released data, what that data is). The module's ``released_params(DIR)`` reads and checks the
+folder and returns the params every config carries; an optional ``released_preset(params)`` is the
+recipe a build uses when no ``--preset`` is given (families: configs that exist only for released
+data)."""
+DEFAULT_PRESET = "small"
+
+
+def _importer(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{RELEASED_IMPORTERS[name][0]}")
+
+
 def _check_build(args: argparse.Namespace, names: list[str]) -> None:
     """Refuse a build that would fail part-way, before the first dataset is built."""
     from chartprobe.errors import UsageError, check_output
@@ -123,11 +141,12 @@ def cmd_build(args: argparse.Namespace) -> int:
     params = _tables_params(args.tables, names)  # read and cross-checked before anything is built
     released = _released_params(args.released, names)  # likewise: every released row mapped and checked
     params = {**(params or {}), **released} if released else params
+    preset = args.preset or _released_preset(released, names) or DEFAULT_PRESET
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     workers = _workers_ignore_ctrl_c() if args.num_proc > 1 else contextlib.nullcontext()
     with no_new_folders(args.out), workers:
         for name in names:
-            info = build_release(name, args.out, args.preset, num_proc=args.num_proc, seed=args.seed,
+            info = build_release(name, args.out, preset, num_proc=args.num_proc, seed=args.seed,
                                  overwrite=args.overwrite, command=command, progress=not args.quiet,
                                  params=params)
             rows = sum(n for splits in info.num_rows.values() for n in splits.values())
@@ -149,16 +168,25 @@ def _tables_params(tables: str | None, names: list[str]) -> dict[str, str] | Non
 
 
 def _released_params(released: str | None, names: list[str]) -> dict[str, str] | None:
-    """``--released DIR``: the released ChartJudgeBench data, as the params every judge config carries."""
+    """``--released DIR``: the dataset's released data (:data:`RELEASED_IMPORTERS`), as the params
+    every config carries."""
     if released is None:
         return None
     from chartprobe.errors import UsageError
 
-    if names != ["judge"]:
-        raise UsageError("--released: only `chartprobe build judge` imports released data (ChartJudgeBench)")
-    from .judge.released import released_params
+    if len(names) != 1 or names[0] not in RELEASED_IMPORTERS:
+        known = " or ".join(f"`chartprobe build {n}` ({RELEASED_IMPORTERS[n][1].split(':')[0]})"
+                            for n in RELEASED_IMPORTERS)
+        raise UsageError(f"--released: only {known} import released data")
+    return _importer(names[0]).released_params(released)
 
-    return released_params(released)
+
+def _released_preset(params: dict[str, str] | None, names: list[str]) -> Any:
+    """The importer's own recipe for a ``--released`` build without ``--preset`` (None: it has none)."""
+    if not params:
+        return None
+    recipe = getattr(_importer(names[0]), "released_preset", None)
+    return None if recipe is None else recipe(params)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -227,7 +255,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b = sub.add_parser("build", help="build a dataset release folder in Hub layout")
     b.add_argument("dataset", help="dataset name (see `chartprobe list datasets`) or 'all'")
     b.add_argument("--out", required=True, help="folder that receives chartprobe-<dataset>/")
-    b.add_argument("--preset", default="small", help="bundled preset (small, full) or a preset YAML path")
+    b.add_argument("--preset", default=None,
+                   help=f"bundled preset (small, full) or a preset YAML path (default {DEFAULT_PRESET}; with "
+                        "--released, families uses the released recipe: all, one config per source benchmark, "
+                        "resolution)")
     b.add_argument("--num-proc", type=int, default=1, help="worker processes (never changes the content)")
     b.add_argument("--seed", type=_seed_arg, default=None, help="override the preset's seed (0 .. 2**63-1)")
     b.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
@@ -238,11 +269,13 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "read as CSV and cross-checked against ChartBench's true statements); the table set's "
                         "sha256 goes into the recipe and every row")
     b.add_argument("--released", metavar="DIR", default=None,
-                   help="judge only: import the released ChartJudgeBench data from DIR (a local copy of the Hub "
-                        "dataset Lijian9/ChartJudgeBench, `huggingface-cli download Lijian9/ChartJudgeBench "
-                        "--repo-type dataset --local-dir DIR`: CPA/, ChartReproduction/, ChartEditing/ "
-                        "train-*.parquet) instead of generating items; every released row becomes a row of "
-                        "cpa, crj_reproduction, crj_editing (split test), labels as released")
+                   help="judge, families: import the paper's released data from DIR (a local copy of its Hub "
+                        "dataset: `huggingface-cli download REPO --repo-type dataset --local-dir DIR`) instead of "
+                        "generating items. judge: Lijian9/ChartJudgeBench (CPA/, ChartReproduction/, ChartEditing/ "
+                        "train-*.parquet) -> cpa, crj_reproduction, crj_editing; families: 1fanj/Chartographer "
+                        "(<split>.jsonl + images/, originals restored under originals/) -> all, chartqa, charxiv, "
+                        "chartmuseum, resolution. Split test; labels as released; the data's sha256 goes into "
+                        "the recipe")
     b.set_defaults(func=cmd_build)
 
     r = sub.add_parser("render", help="render a spec JSON file (any spec kind) to PNG")
@@ -271,6 +304,7 @@ def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
     from .core.registry import RegistryError
     from .core.spec import SpecError
+    from .families.released_rows import ReleasedFamiliesError
     from .judge.released_rows import ReleasedError
     from .legend.tables import TablesError
     from .release.hub import ReleaseError
@@ -278,4 +312,4 @@ def known_errors() -> tuple[type[BaseException], ...]:
     from .release.push import PushError
 
     return (SpecError, RegistryError, ReleaseError, PresetError, PushError, TablesError,
-            ReleasedError)  # OSError: chartprobe/errors.py
+            ReleasedError, ReleasedFamiliesError)  # OSError: chartprobe/errors.py

@@ -91,7 +91,7 @@ BAD = {
                           "params: {probes_per_skill: '3'}}\n"),
                           "configs.bar.params.probes_per_skill: must be a non-negative integer, got '3'"),
     "families_param": ("dataset: families\npreset: x\nconfigs:\n  all: {splits: {test: 2}, params: {n: 1}}\n",
-                       "configs.all.params.n: unknown key; allowed: none"),
+                       "configs.all.params.n: unknown key; allowed: released, released_sha256"),  # --released
     "legend_list_item": (("dataset: legend\npreset: x\nconfigs:\n  snapshot: {splits: {test: 2}, "
                          "params: {num_series: [3, true]}}\n"),
                          "configs.snapshot.params.num_series[1]: must be a non-negative integer, got true"),

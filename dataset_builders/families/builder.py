@@ -13,6 +13,12 @@ Configs: ``all``, one per source group (``bars``, ``lines``, ``shares``, ``distr
 100%, 75% and 50% per side, bicubic: the paper's resolution ablation). Family ``k`` of
 config ``c`` is the ``k``-th in a round robin over the config's source templates, so a
 family id names the same rows in every config.
+
+With ``--released DIR`` (params ``released``/``released_sha256``) the rows are the paper's own
+released families instead (``released``, ``released_rows``, ``released_answers``): configs
+``all``, one per source benchmark (``chartqa``, ``charxiv``, ``chartmuseum``) and ``resolution``,
+in the same columns; ``data_source`` tells the two apart (``synthetic`` or
+``chartographer:<released split>/<question id>/<variant>...``).
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ from ..release.dataset import (
     dataset,
 )
 from ..release.preset import Preset
+from .card_released import imported, released_extra, released_inputs
 from .images import RESOLUTION_SCALES
+from .released import released_from_params
 from .source import FAMILY_SOURCES, GROUPS, N_VARIANTS, FamilySource, Member, build_members
 
 CITATION = """@article{jiang2026chartographer,
@@ -74,7 +82,9 @@ class FamiliesDataset(DatasetBuilder):
     paper = "Chartographer: Counterfactual Chart Generation for Evaluating Vision-Language Models (arXiv:2605.27311)"
     citation = CITATION
     license = "cc-by-sa-4.0"
-    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {}}  # the source templates fix everything
+    # The source templates fix everything; ``released`` (a folder) and its ``released_sha256`` import
+    # the paper's released families instead (``--released``; the preset's counts do not apply).
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {"released": str, "released_sha256": str}}
     description = (
         "Chart-question families in the style of Chartographer: each family fixes one chart-question "
         "task and renders it 12 times: the original chart (scraped look), its base reconstruction "
@@ -87,12 +97,19 @@ class FamiliesDataset(DatasetBuilder):
             family_id="string", source="string", group="string", role="string", variant_seed="int32",
             regime="string", reasoning_type="string", chart_kind="string", question_adapted="bool",
             original_question="string", original_answer="string", qa_params="string", scale="float32",
-            degradation="string", tolerance="string", answer_aliases="string")
+            degradation="string", tolerance="string", answer_aliases="string", data_source="string")
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
+        released = released_from_params(preset.params(config))
+        if released is not None:
+            return released.keys(config, split)
         return family_ids(config, preset.configs[config].splits[split])
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        released = released_from_params(preset.params(config))
+        if released is not None:  # nothing sampled: no seed
+            yield from released.build_rows(config, key, GENERATOR_VERSION)
+            return
         source = source_of(key)
         members, params = build_members(source, lambda *keys: rng_for(preset.seed, key, *keys))
         make_rows = _ROW_MAKERS.get(config, _family_rows)
@@ -116,8 +133,9 @@ class FamiliesDataset(DatasetBuilder):
                 per_family: dict[str, list[tuple]] = {}
                 for fid, role, seed, scale, answer in zip(*cols.values()):
                     per_family.setdefault(fid, []).append((role, seed, round(scale, 2), answer))
+                loose = imported(ds)  # released families keep the seeds they were released with
                 for fid, members in per_family.items():
-                    _check_family(config, fid, members)
+                    _check_family(config, fid, members, loose)
                     if config != "resolution":
                         digest = json.dumps(members)
                         if seen.setdefault(fid, digest) != digest:
@@ -126,23 +144,36 @@ class FamiliesDataset(DatasetBuilder):
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         from .card import families_card
 
-        return families_card(built)
+        return released_extra(built) or families_card(built)
 
     def card_files(self, built: dict[str, dict[str, Any]]) -> dict[str, bytes]:
-        """Files to write into the release next to README.md: the 3x4 grid of one family."""
+        """Files to write into the release next to README.md: the 3x4 grid of one family (none for
+        imported families: their original charts are the source benchmarks', not ours to show)."""
         from .card import EXAMPLE_IMAGE, example_grid
 
+        if any(imported(ds) for splits in built.values() for ds in splits.values()):
+            return {}
         return {EXAMPLE_IMAGE: example_grid(built)}
 
+    def source_tags(self, preset: Preset) -> tuple[str, ...]:
+        """``synthetic`` for our families; the released Chartographer families are not."""
+        imported_rows = any(c.params.get("released") for c in preset.configs.values())
+        return ("chartographer", "released-data") if imported_rows else ("synthetic",)
 
-def _check_family(config: str, fid: str, members: list[tuple]) -> None:
+    def card_inputs(self, preset: Preset) -> str:
+        """The released Chartographer data a ``--released`` release imports: source, licence, mapping."""
+        return released_inputs(preset)
+
+
+def _check_family(config: str, fid: str, members: list[tuple], loose: bool = False) -> None:
     roles = Counter(m[0] for m in members)
     if config == "resolution":
         if sorted(m[2] for m in members) != sorted(RESOLUTION_SCALES) or set(roles) != {"reconstruction"}:
             raise ValueError(f"resolution family {fid} must hold the reconstruction at {RESOLUTION_SCALES}")
         return
     seeds = sorted(m[1] for m in members if m[0] == "variant")
-    if roles["original"] != 1 or roles["reconstruction"] != 1 or seeds != list(range(N_VARIANTS)):
+    complete = (seeds and len(set(seeds)) == len(seeds)) if loose else seeds == list(range(N_VARIANTS))
+    if roles["original"] != 1 or roles["reconstruction"] != 1 or not complete:
         raise ValueError(f"family {fid} in {config} is incomplete: {dict(roles)}, variant seeds {seeds}")
 
 
@@ -152,7 +183,7 @@ def _common(preset: Preset, key: str, source: FamilySource, original: Member, pa
             "original_question": source.question_template.format(**params),
             "original_answer": original.answer, "qa_params": json.dumps(params, sort_keys=True),
             "seed": preset.seed, "generator_version": GENERATOR_VERSION,
-            "answer_aliases": aliases_json(source.answer_vocabulary)}
+            "answer_aliases": aliases_json(source.answer_vocabulary), "data_source": "synthetic"}
 
 
 def _row(base: dict, m: Member, rendered: Any, png: bytes, suffix: str, scale: float = 1.0,

@@ -131,11 +131,12 @@ def _write_parquet(ds, folder: Path, config: str, split: str) -> list[str]:
     return names
 
 
-def build_release(name: str, out_root: str | Path, preset: str | Path = "small", *,
+def build_release(name: str, out_root: str | Path, preset: str | Path | Preset = "small", *,
                   num_proc: int = 1, seed: int | None = None, overwrite: bool = False,
                   command: str | None = None, progress: bool = False,
                   params: dict[str, Any] | None = None) -> ReleaseInfo:
-    """Build dataset ``name`` with a preset (bundled name or YAML path) into ``out_root``.
+    """Build dataset ``name`` with a preset (bundled name, YAML path, or a :class:`Preset` made in
+    code, e.g. an importer's recipe for released data) into ``out_root``.
 
     ``params`` are added to every config's params (checked against the builder like the
     preset's own, and recorded with them in the card): e.g. legend's ``--tables``.
@@ -147,14 +148,17 @@ def build_release(name: str, out_root: str | Path, preset: str | Path = "small",
     ``out_root`` is cleaned up first (see :func:`~.swap.clean_leftovers`).
     """
     builder = DATASETS.get(name)()
-    source = Path(preset) if str(preset).endswith((".yaml", ".yml")) else preset_path(name, str(preset))
-    recipe = load_preset(source)
+    if isinstance(preset, Preset):  # made in code: checked against the builder with its params below
+        source, recipe = f"the {preset.preset} recipe", preset
+    else:
+        source = Path(preset) if str(preset).endswith((".yaml", ".yml")) else preset_path(name, str(preset))
+        recipe = load_preset(source)
     if recipe.dataset != name:
         raise ReleaseError(f"preset {source} is for dataset {recipe.dataset!r}, not {name!r}")
     if seed is not None:
         recipe = Preset(**{**recipe.__dict__, "seed": seed})
-    if params:
-        recipe = _with_params(recipe, params, source)
+    if params or isinstance(preset, Preset):
+        recipe = _with_params(recipe, params or {}, source)
     if num_proc < 1:
         raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
     out_root = Path(out_root)

@@ -10,6 +10,11 @@ majority and the uniform answer-space score) by more than 5 points (one-sided 95
 clustered by family), or the family cannot tell updating from memorizing. Regimes never force
 an answer to change (Chartographer A.4), so a source with four possible answers keeps about a
 quarter of them; a fixed cap would demand the forcing back.
+
+Imported rows (the paper's released families, ``chartprobe build families --released``: ``data_source``
+``chartographer:...``) carry no spec: their oracle is the released gold itself, which checks the
+import and its answer typing. Summaries also break the family metrics down by ``group`` (source
+template group, or the released families' source benchmark: the columns of the paper's Table 1).
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from . import suite
 from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
+
+IMPORTED_PREFIX = "chartographer:"
+"""``data_source`` of a row imported from the released families (``dataset_builders/families/released_rows.py``)."""
 
 BINARY_LIMIT = 0.65
 """On a source with two possible answers, neither "repeat the original" (stale) nor "the other
@@ -48,17 +56,32 @@ class FamiliesSuite(Suite):
         if "scale" in row:  # the resolution config reports accuracy per scale
             record["scale"] = row["scale"]
         record["resolution"] = is_resolution_row(row)
+        record["group"] = row.get("group")
         return record
 
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Family metrics over the families' own members: the resolution ablation's rescaled
         reconstructions are rows of the same families but not extra reconstructions."""
         members = [r for r in records if not r.get("resolution")]
-        summary = {**fm.family_summary(members), "n": len(members)}
+        summary = {**fm.family_summary(members), "n": len(members), "per_group": self._per_group(members)}
         verdicts = [r["judge_verdict"] for r in records if "judge_verdict" in r]
         if verdicts:  # judge-scored: unparsable verdicts counted wrong, and counted here
             summary["judge_parse_fail"] = verdicts.count("unparsable")
         return summary
+
+    @staticmethod
+    def _per_group(records: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+        """OA, RA, VA, RVC (and its sign-flip p), CVA and CU/NU/SP per ``group`` (records without one: none)."""
+        groups: dict[str, list[Mapping[str, Any]]] = {}
+        for r in records:
+            if r.get("group"):
+                groups.setdefault(str(r["group"]), []).append(r)
+        keys = ("OA", "RA", "VA", "RVC", "RVC_p", "RVC_stars", "CVA", "CU", "NU", "SP", "families")
+        out = {}
+        for group, rs in sorted(groups.items()):
+            summary = fm.family_summary(rs)
+            out[group] = {k: summary[k] for k in keys}
+        return out
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         if task.config == "resolution":
@@ -80,6 +103,8 @@ class FamiliesSuite(Suite):
         return {("RVC (%)" if key == "RVC" else key): summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
 
     def oracle(self, row: Row) -> str | None:
+        if str(row.get("data_source", "")).startswith(IMPORTED_PREFIX):  # no spec: the released gold
+            return str(row["answer"])
         from chartprobe.dataset_builders.core.spec import ChartSpec
         from chartprobe.dataset_builders.families.source import FAMILY_SOURCES
 
@@ -87,6 +112,8 @@ class FamiliesSuite(Suite):
         return source.answer(ChartSpec.from_json(row["spec"]), json.loads(row["qa_params"]))
 
     def reanswer(self, row: Row, spec_json: str) -> str | None:
+        if str(row.get("data_source", "")).startswith(IMPORTED_PREFIX):
+            return None
         from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
         from chartprobe.dataset_builders.families.source import FAMILY_SOURCES
 
