@@ -5,10 +5,12 @@
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
     chartprobe tasks-path
+    chartprobe lmms-tasks-path                    (the lmms-eval include path)
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
     chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--num-proc N]
     chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
+    chartprobe export vlmevalkit RELEASE --config C --out DIR [--split test]   (VLMEvalKit TSVs + dataset class)
     chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
                       [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
 
@@ -38,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argparse parser (also used to document the CLI in the README)."""
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.eval_tasks import commands as eval_commands
+    from chartprobe.eval_tasks import export_cli, lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
 
     p = ArgumentParser(prog="chartprobe", description="Diagnostic chart benchmarks for VLMs.")
@@ -46,8 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     builder_commands.add_parsers(sub)     # build, render, push, list
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
+    lmms_cli.add_parsers(sub)             # lmms-tasks-path
     add_train_parser(sub)                 # train
     eval_commands.add_parsers(sub)        # score, report, validate
+    export_cli.add_parsers(sub)           # export vlmevalkit
     for name, command in sub.choices.items():
         if name not in _NO_DEBUG_FLAG:  # SUPPRESS: an absent flag must not reset `chartprobe --debug CMD`
             command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
@@ -58,9 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _known_errors() -> tuple[type[BaseException], ...]:
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.eval_tasks import commands as eval_commands
+    from chartprobe.eval_tasks import export_cli
     from chartprobe.training import cli as train_cli
 
-    return builder_commands.known_errors() + eval_commands.known_errors() + train_cli.known_errors()
+    return (builder_commands.known_errors() + eval_commands.known_errors() + export_cli.known_errors()
+            + train_cli.known_errors())
 
 
 def main(argv: list[str] | None = None) -> int:

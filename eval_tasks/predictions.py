@@ -6,22 +6,32 @@ lm-eval writes one ``samples_<task>_<date_id>.jsonl`` per task under
 values. Reference agents write the same files, so ``chartprobe score`` cannot tell an
 agent from a model. Release rows are read straight from the parquet files named in the
 dataset card, images replaced by their header metadata: agents and the scorer need text and spec.
+
+Other harnesses' prediction files are read too: :data:`SAMPLE_FORMATS` maps a file suffix to its
+:class:`~chartprobe.eval_tasks.sample_types.SampleFormat` (VLMEvalKit's ``<model>_<task>.xlsx|tsv``,
+:mod:`.vlmevalkit.predictions`), and :func:`sample_files`, :func:`iter_samples` and
+:func:`sample_model` dispatch on it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 from chartprobe.dataset_builders.core.atomic import atomic_write_text
 
+from .sample_types import PredictionsError, Sample, SampleFormat
+from .vlmevalkit.predictions import VLMEVALKIT
+
 __all__ = [
+    "SAMPLE_FORMATS",
     "PredictionsError",
     "Sample",
     "date_id",
@@ -31,31 +41,9 @@ __all__ = [
     "read_json",
     "read_release_card",
     "sample_files",
+    "sample_model",
     "write_samples",
 ]
-
-_SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$")
-
-
-class Sample(NamedTuple):
-    """One scored-to-be prediction: which model, which task, the row and the raw response.
-
-    A named tuple, not a dataclass: ``chartprobe score`` makes one per record, millions at
-    scale, and a frozen dataclass costs ~5x more to build.
-    """
-
-    model: str
-    task: str
-    doc_id: int
-    doc: dict[str, Any]
-    prediction: str
-    responses: tuple[str, ...] = ()
-    """Every response lm-eval scored, when a repeated run (``repeats``, a keep-all filter such as
-    the ``*_vote`` tasks' ``take_first_k``) kept more than one; ``prediction`` is the first."""
-
-
-class PredictionsError(ValueError):
-    """A samples, results, validity file or release is not what chartprobe can read (one clear line for the CLI)."""
 
 
 def read_json(path: str | Path) -> Any:
@@ -109,7 +97,8 @@ def _is_image_cell(value: Any) -> bool:
 
 
 def sample_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Samples files named by ``paths`` (files or folders searched recursively).
+    """Prediction files named by ``paths`` (files or folders searched recursively), of any
+    :data:`SAMPLE_FORMATS` format.
 
     When a folder holds several runs of one task for one model, only the newest file is
     kept (lm-eval's own "latest" rule), so re-running a model never double counts it.
@@ -118,18 +107,35 @@ def sample_files(paths: Iterable[str | Path]) -> list[Path]:
     for p in map(Path, paths):
         groups = _samples_under(p) if p.is_dir() else [(p.parent, [p.name])]
         if p.is_dir() and not groups:
-            raise FileNotFoundError(f"no samples_<task>_<date>.jsonl files under {p}")
+            raise FileNotFoundError(f"no samples_<task>_<date>.jsonl files (nor VLMEvalKit "
+                                    f"<model>_<task>.xlsx|.tsv files) under {p}")
         for parent, names in groups:
             folder = parent.resolve()  # once per folder, not per file: thousands of files at scale
             for name in names:
                 m = _SAMPLES_NAME.match(name)
                 if m is None:
-                    raise PredictionsError(f"{parent / name} is not named samples_<task>_<date_id>.jsonl "
-                                           "(lm-eval --log_samples)")
-                key = (folder, m["task"])
+                    raise PredictionsError(f"{parent / name} is not named {_expected(name)}")
+                key = _run_key(folder, parent / name, m)
                 if key not in latest or latest[key][0] < m["date"]:
                     latest[key] = (m["date"], parent / name)
     return sorted((f for _, f in latest.values()), key=_path_order)
+
+
+def _run_key(folder: Path, path: Path, m: re.Match[str]) -> tuple[Path, str]:
+    """What one kept file stands for: a task of the model of a folder, the newest date winning
+    (lm-eval: one model per folder); for names without a date (VLMEvalKit), the file itself, so
+    the link ``run.py`` makes in ``<work_dir>/<model>/`` and its target are read once."""
+    if m["date"]:
+        return folder, m["task"]
+    return Path(os.path.realpath(path)), ""
+
+
+def _expected(name: str) -> str:
+    """How a predictions file must be named, for the message refusing ``name``."""
+    fmt = SAMPLE_FORMATS.get(os.path.splitext(name)[1])
+    if fmt is not None:
+        return f"{fmt.expected} ({fmt.name})"
+    return " nor ".join(dict.fromkeys(f"{f.expected} ({f.name})" for f in SAMPLE_FORMATS.values()))
 
 
 def _path_order(path: Path) -> tuple[str, ...]:
@@ -138,16 +144,20 @@ def _path_order(path: Path) -> tuple[str, ...]:
 
 
 def _samples_under(folder: Path) -> list[tuple[Path, list[str]]]:
-    """(folder, samples file names) for every folder under ``folder`` that has some, in
-    ``sorted(folder.rglob("samples_*.jsonl"))`` order; os.walk is ~5x faster on 10k+ files."""
-    import os
-
+    """(folder, predictions file names) for every folder under ``folder`` that has some, in
+    ``sorted(folder.rglob(...))`` order; os.walk is ~5x faster on 10k+ files."""
     found = []
     for root, _, names in os.walk(folder):  # symlinked folders are not followed, as rglob
-        picked = sorted(n for n in names if n.startswith("samples_") and n.endswith(".jsonl"))
+        picked = sorted(n for n in names if _picked(n))
         if picked:
             found.append((Path(root), picked))
     return sorted(found, key=lambda group: _path_order(group[0]))
+
+
+def _picked(name: str) -> bool:
+    """Whether a folder scan takes file ``name`` (:attr:`SampleFormat.picks` of its suffix's format)."""
+    fmt = SAMPLE_FORMATS.get(os.path.splitext(name)[1])
+    return fmt is not None and bool(fmt.picks(name))
 
 
 def _response(line: Mapping[str, Any]) -> str:
@@ -219,11 +229,8 @@ def _refuse_line(path: Path, n: int, line: Any) -> None:
                            f"{type(line.get('doc')).__name__}")
 
 
-def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]:
-    """The samples of one file; the model is the file's folder name unless given."""
-    path = Path(path)
-    task = _SAMPLES_NAME.match(path.name)["task"]
-    model = model or path.parent.name
+def _lm_eval_samples(path: Path, task: str, model: str) -> Iterator[Sample]:
+    """The samples of one lm-eval ``--log_samples`` file."""
     with path.open("rb") as fh:  # bytes: orjson checks UTF-8 itself, faster than a text decoder
         n = 0
         try:
@@ -232,6 +239,57 @@ def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]
                     yield _sample(path, task, model, n, data)
         except UnicodeDecodeError as exc:
             raise PredictionsError(f"{path}: not UTF-8 text near line {n + 1} ({exc.reason})") from None
+
+
+LM_EVAL = SampleFormat(
+    name="lm-eval --log_samples",
+    pattern=re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9\-.]+)\.jsonl$"),
+    picks=re.compile(r"^samples_.*\.jsonl$").match,
+    read=_lm_eval_samples,
+    expected="samples_<task>_<date_id>.jsonl")
+
+SAMPLE_FORMATS: dict[str, SampleFormat] = {".jsonl": LM_EVAL, ".xlsx": VLMEVALKIT, ".tsv": VLMEVALKIT}
+"""File suffix -> the format of the predictions files with that suffix (one new harness: one entry)."""
+
+
+class _SampleNames:
+    """``_SAMPLES_NAME.match(name)``: the name's match by its suffix's format (None if none).
+
+    Stands where lm-eval's file-name pattern stood, so code that reads a file's task (and
+    date) from its name serves every format: each pattern has the ``task`` and ``date`` groups.
+    """
+
+    def match(self, name: str) -> re.Match[str] | None:
+        fmt = SAMPLE_FORMATS.get(os.path.splitext(name)[1])
+        return None if fmt is None else fmt.pattern.match(name)
+
+
+_SAMPLES_NAME = _SampleNames()
+
+
+def _format(path: Path) -> tuple[SampleFormat, re.Match[str]]:
+    fmt = SAMPLE_FORMATS.get(path.suffix)
+    m = None if fmt is None else fmt.pattern.match(path.name)
+    if m is None:
+        raise PredictionsError(f"{path} is not named {_expected(path.name)}")
+    return fmt, m
+
+
+def sample_model(path: str | Path) -> str:
+    """The model whose predictions file ``path`` is: named in the file name (VLMEvalKit), else its folder."""
+    path = path if isinstance(path, Path) else Path(path)  # once per file of a run: Path(Path) costs ~6 us
+    fmt = SAMPLE_FORMATS.get(path.suffix)
+    if fmt is not None and "model" not in fmt.pattern.groupindex:  # lm-eval: the folder, no name to parse
+        return path.parent.name
+    fmt, m = _format(path)
+    return fmt.model(path, m)
+
+
+def iter_samples(path: str | Path, model: str | None = None) -> Iterator[Sample]:
+    """The samples of one predictions file; the model is :func:`sample_model`'s unless given."""
+    path = Path(path)
+    fmt, m = _format(path)
+    return fmt.read(path, m["task"], model or fmt.model(path, m))
 
 
 def image_meta(value: Any) -> dict[str, Any] | None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .model_scorer import Rescorer, ScoreMemo, results_tail
-from .predictions import sample_files
+from .predictions import sample_files, sample_model
 from .rescore_workers import scored_models
 from .results import FORMAT
 
@@ -31,10 +31,11 @@ __all__ = ["Rescorer", "ScoreMemo", "score_samples", "write_scored"]
 
 
 def _by_model(files: Iterable[Path]) -> dict[str, list[Path]]:
-    """Samples files grouped by model (the folder lm-eval wrote them into), models sorted."""
+    """Samples files grouped by model (the folder lm-eval wrote them into, the name VLMEvalKit gave
+    them: :func:`~chartprobe.eval_tasks.predictions.sample_model`), models sorted."""
     groups: dict[str, list[Path]] = defaultdict(list)
     for path in files:
-        groups[path.parent.name].append(path)
+        groups[sample_model(path)].append(path)
     return dict(sorted(groups.items()))
 
 

@@ -15,5 +15,9 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q torch==2.13.0
-.venv/bin/python -m pip install -q -e ".[dev]"
-.venv/bin/python -c "import torch, chartprobe.dataset_builders, chartprobe.eval_tasks, chartprobe.training; print('chartprobe installed; torch', torch.__version__)"
+.venv/bin/python -m pip install -q -e ".[dev,lmms]"
+# lmms-eval without its requirements (they pin torchvision, whose wheel pulls a CUDA torch; the lmms
+# extra above lists what it really imports). pip then reports its unmet requirements as "dependency
+# conflicts" on every install: expected, harmless.
+.venv/bin/python -m pip install -q --no-deps lmms-eval==0.7.3
+.venv/bin/python -c "import torch, lmms_eval, chartprobe.dataset_builders, chartprobe.eval_tasks, chartprobe.training; print('chartprobe installed; torch', torch.__version__)"
