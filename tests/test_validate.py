@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 from chartprobe.dataset_builders.release.card import read_card_metadata, write_card_section
+from chartprobe.dataset_builders.release.labels import decode_batch, label_names
 from chartprobe.eval_tasks.commands import add_parsers
 from chartprobe.eval_tasks.suites._checks import wilson_lower
 
@@ -44,7 +45,11 @@ def _corrupt(release, config, edit):
 
     for path in sorted((release / config).glob("*.parquet")):
         table = pq.read_table(path)
-        rows = [edit(dict(r)) for r in table.to_pylist()]
+        labels = label_names(table.schema)  # ClassLabel columns: edit names, store their ids again
+        rows = []
+        for r in table.to_pylist():
+            row = edit({**r, **{c: names[r[c]] for c, names in labels.items()}})
+            rows.append({**row, **{c: names.index(row[c]) for c, names in labels.items()}})
         pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), path)
 
 
@@ -77,8 +82,10 @@ def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_pat
     assert ("oracle accuracy", "bar/test") in failed and ("oracle accuracy", "bar/train") in failed
     # Every all-"yes" template asked often enough for n/n to be evidence (Wilson bound > 0.75) fails.
     import pandas as pd
+    import pyarrow.parquet as pq
 
-    bar = pd.concat(pd.read_parquet(p, columns=["template_id", "answer_type"])
+    bar = pd.concat(decode_batch(pq.read_table(p, columns=["template_id", "answer_type"]),
+                                 label_names(pq.read_schema(p))).to_pandas()
                     for p in (broken_release / "bar").glob("*.parquet"))
     sizes = bar[bar.answer_type == "bool"].template_id.value_counts()
     evident = {t for t, n in sizes.items() if wilson_lower(n, n) > 0.75}
