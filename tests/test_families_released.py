@@ -257,7 +257,7 @@ def test_a_file_changed_after_the_check_is_refused(tmp_path):
     (root / member.image).write_bytes((root / "chartqa_families/images/seed_0/c000001.png").read_bytes())
     with pytest.raises(ReleasedFamiliesError, match="changed since the build started"):
         found.build_rows("all", "chartqa_val-q000001", "v")  # a worker's rows: every image re-hashed
-    rel._CACHE.clear()  # a fresh process re-reads the folder: the recipe's sha256 no longer matches
+    rel.LOADER.clear()  # a fresh process re-reads the folder: the recipe's sha256 no longer matches
     with pytest.raises(ReleasedFamiliesError, match=r"the released data changed since the build started \(sha256"):
         load_released(params["released"], params["released_sha256"])
 

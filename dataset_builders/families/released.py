@@ -37,12 +37,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..release.imported import (
+    ReleasedFile,
+    ReleasedLoader,
+    declared_license,
+    files_digest,
+    files_revisions,
+    hub_revision,
+)
 from .released_images import embed, find_image, read_checked
 from .released_rows import (
     BENCHMARKS,
@@ -68,19 +75,6 @@ ENDS = ("all", "resolution")
 MAX_ROWS_FILE_BYTES = 256 << 20
 SKIP_PARTS = ("chart_data", "images", "originals")
 NOT_ROWS = ("datasets.json",)
-HF_DOWNLOAD_META = Path(".cache") / "huggingface" / "download"
-
-
-@dataclass(frozen=True)
-class ReleasedFile:
-    """One file read: rows or an image."""
-
-    path: str
-    sha256: str
-    rows: int | None
-    """Rows of a row file (None: an image)."""
-    revision: str | None
-    """The Hub commit ``huggingface-cli download`` recorded for it (None: not recorded)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,14 +92,12 @@ class ReleasedSet:
     @property
     def digest(self) -> str:
         """SHA-256 over every file read (path and content hash of each)."""
-        h = hashlib.sha256()
-        for f in sorted(self.files, key=lambda f: f.path):
-            h.update(f"{f.path}\n{f.sha256}\n".encode())
-        return h.hexdigest()
+        return files_digest(self.files)
 
     @property
     def revisions(self) -> tuple[str, ...]:
-        return tuple(sorted({f.revision for f in self.files if f.revision}))
+        """The Hub commits the files were downloaded at (empty when none was recorded)."""
+        return files_revisions(self.files)
 
     @property
     def benchmarks(self) -> tuple[str, ...]:
@@ -154,27 +146,6 @@ class ReleasedSet:
         if hashlib.sha256(data).hexdigest() != m.image_sha256:
             raise ReleasedFamiliesError(f"{Path(self.root) / m.image}: changed since the build started; rebuild")
         return embed(data)[0]
-
-
-def _revision(root: Path, rel: str) -> str | None:
-    try:
-        first = (root / HF_DOWNLOAD_META / f"{rel}.metadata").read_text(encoding="utf-8").splitlines()[0].strip()
-    except (OSError, IndexError, UnicodeDecodeError):
-        return None
-    return first if re.fullmatch(r"[0-9a-f]{40}", first) else None
-
-
-def _declared_license(root: Path) -> str | None:
-    """The ``license`` of ``README.md``'s YAML header (None without a readable one: it is only recorded)."""
-    import yaml
-
-    try:
-        text = (root / "README.md").read_text(encoding="utf-8")
-        meta = yaml.safe_load(text[3:text.index("\n---", 3)]) if text.startswith("---") else None
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError):
-        return None
-    value = meta.get("license") if isinstance(meta, dict) else None
-    return ", ".join(map(str, value)) if isinstance(value, list) else (str(value) if value else None)
 
 
 def _row_files(root: Path) -> list[Path]:
@@ -232,7 +203,7 @@ def _read_rows(root: Path, files: list[ReleasedFile]) -> dict[str, list[tuple[Re
             member, image = member_of(raw, where)
             grouped.setdefault(member.family_id, []).append((member, image, path))
         rel = path.relative_to(root).as_posix()
-        files.append(ReleasedFile(rel, digest, len(records), _revision(root, rel)))
+        files.append(ReleasedFile(rel, digest, len(records), hub_revision(root, rel)))
     return grouped
 
 
@@ -245,7 +216,7 @@ def _with_images(root: Path, found: list[tuple[ReleasedMember, str, Path]], file
         rel = find_image(root, path, image, member.where, original=original)
         if rel not in images:
             images[rel] = read_checked(root, rel, member.where)[1]
-            files.append(ReleasedFile(rel, images[rel], None, _revision(root, rel)))
+            files.append(ReleasedFile(rel, images[rel], None, hub_revision(root, rel)))
         out.append(replace(member, image=rel, image_sha256=images[rel]))
     return out
 
@@ -270,42 +241,26 @@ def read_released(root: str | Path) -> ReleasedSet:
         families[fid] = tuple(_with_images(root, [(m, *released_at[id(m)]) for m in ordered], files, images))
     if not families:
         raise ReleasedFamiliesError(f"{root}: no complete family (original, reconstruction and seed variants)")
-    return ReleasedSet(str(root.resolve()), tuple(files), families, skipped, _declared_license(root))
+    return ReleasedSet(str(root.resolve()), tuple(files), families, skipped, declared_license(root))
 
 
-_CACHE: dict[tuple[str, str | None], ReleasedSet] = {}
-"""One set per process (members and hashes; the images stay on disk)."""
-
-
-def _remember(key: tuple[str, str | None], found: ReleasedSet) -> ReleasedSet:
-    _CACHE.clear()
-    _CACHE[key] = found
-    return found
+LOADER: ReleasedLoader[ReleasedSet] = ReleasedLoader(read_released, ReleasedFamiliesError)
+"""Reads a released folder once per process (:class:`~..release.imported.ReleasedLoader`)."""
 
 
 def load_released(root: str | Path, sha256: str | None = None) -> ReleasedSet:
     """The released set under ``root`` (read once per process); refused if it is not ``sha256``."""
-    key = (str(Path(root).expanduser().resolve()), sha256)
-    if key in _CACHE:
-        return _CACHE[key]
-    found = read_released(root)
-    if sha256 and found.digest != sha256:
-        raise ReleasedFamiliesError(f"{root}: the released data changed since the build started (sha256 "
-                                    f"{found.digest[:12]}, the recipe says {sha256[:12]}); rebuild")
-    return _remember(key, found)
+    return LOADER.load(root, sha256)
 
 
 def released_params(root: str | Path) -> dict[str, str]:
-    """Read and check ``root`` now (fresh, never a cached read); the params naming it for every config."""
-    found = read_released(root)
-    _remember((found.root, found.digest), found)
-    return {"released": found.root, "released_sha256": found.digest}
+    """Read and check ``root`` now (fresh); the params naming it for every config."""
+    return LOADER.params(root)
 
 
 def released_from_params(params: Mapping[str, Any]) -> ReleasedSet | None:
     """The released set a config's params name (``released``/``released_sha256``), or None (synthetic)."""
-    root = params.get("released")
-    return None if root is None else load_released(root, params.get("released_sha256") or None)
+    return LOADER.from_params(params)
 
 
 def released_preset(params: Mapping[str, Any]) -> Any:

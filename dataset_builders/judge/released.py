@@ -29,12 +29,19 @@ released row is imported, in released order.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..release.imported import (
+    ReleasedFile,
+    ReleasedLoader,
+    declared_license,
+    files_digest,
+    files_revisions,
+    hub_revision,
+)
 from .released_images import cell_bytes, embed, needs_conversion
 from .released_rows import OPTIONAL_FIELDS, TASKS, ReleasedError, ReleasedTask
 
@@ -50,20 +57,6 @@ RELEASED_SPLIT = "train"
 OUR_SPLIT = "test"
 MAX_FILE_BYTES = 2 << 30
 """Largest parquet file read (the released ChartReproduction file is 54.7 MB)."""
-HF_DOWNLOAD_META = Path(".cache") / "huggingface" / "download"
-"""Where ``huggingface-cli download --local-dir`` records each file's commit."""
-
-
-@dataclass(frozen=True)
-class ReleasedFile:
-    """One data file read."""
-
-    path: str
-    """Relative to the released folder (``CPA/train-00000-of-00001.parquet``)."""
-    sha256: str
-    rows: int
-    revision: str | None
-    """The Hub commit it was downloaded at, when the download metadata says (else None)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,16 +74,13 @@ class ReleasedSet:
 
     @property
     def digest(self) -> str:
-        """SHA-256 over the data files read (path and content hash of each)."""
-        h = hashlib.sha256()
-        for f in sorted(self.files, key=lambda f: f.path):
-            h.update(f"{f.path}\n{f.sha256}\n".encode())
-        return h.hexdigest()
+        """SHA-256 over every file read (path and content hash of each)."""
+        return files_digest(self.files)
 
     @property
     def revisions(self) -> tuple[str, ...]:
-        """The Hub commits the files were downloaded at (empty when no download metadata was found)."""
-        return tuple(sorted({f.revision for f in self.files if f.revision}))
+        """The Hub commits the files were downloaded at (empty when none was recorded)."""
+        return files_revisions(self.files)
 
     def keys(self, config: str, split: str) -> list[str]:
         """One item key per released row of ``config``; only our ``test`` split can be filled."""
@@ -141,27 +131,6 @@ def _read_table(path: Path) -> tuple[Any, str]:
     return table, hashlib.sha256(data).hexdigest()
 
 
-def _revision(root: Path, rel: str) -> str | None:
-    try:
-        first = (root / HF_DOWNLOAD_META / f"{rel}.metadata").read_text(encoding="utf-8").splitlines()[0].strip()
-    except (OSError, IndexError, UnicodeDecodeError):
-        return None
-    return first if re.fullmatch(r"[0-9a-f]{40}", first) else None
-
-
-def _declared_license(root: Path) -> str | None:
-    """The ``license`` of ``README.md``'s YAML header (None without a readable one: it is only recorded)."""
-    import yaml
-
-    try:
-        text = (root / "README.md").read_text(encoding="utf-8")
-        meta = yaml.safe_load(text[3:text.index("\n---", 3)]) if text.startswith("---") else None
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError):
-        return None
-    value = meta.get("license") if isinstance(meta, dict) else None
-    return ", ".join(map(str, value)) if isinstance(value, list) else (str(value) if value else None)
-
-
 def _read_task(root: Path, task: ReleasedTask, files: list[ReleasedFile], seen: dict[str, str]):
     """The mapped rows of one released task and how many of their images get converted."""
     paths = sorted(root.glob(f"{task.released}/{RELEASED_SPLIT}-*.parquet"))
@@ -186,7 +155,7 @@ def _read_task(root: Path, task: ReleasedTask, files: list[ReleasedFile], seen: 
                                     f"(also at {seen[row['id']]})")
             seen[row["id"]] = where
             rows.append(row)
-        files.append(ReleasedFile(rel, digest, table.num_rows, _revision(root, rel)))
+        files.append(ReleasedFile(rel, digest, table.num_rows, hub_revision(root, rel)))
     if not rows:
         raise ReleasedError(f"{root}: {task.released}/{RELEASED_SPLIT}-*.parquet hold no rows")
     return tuple(rows), converted
@@ -203,39 +172,23 @@ def read_released(root: str | Path) -> ReleasedSet:
     rows, converted = {}, {}
     for config, task in TASKS.items():
         rows[config], converted[config] = _read_task(root, task, files, {})
-    return ReleasedSet(str(root.resolve()), tuple(files), rows, converted, _declared_license(root))
+    return ReleasedSet(str(root.resolve()), tuple(files), rows, converted, declared_license(root))
 
 
-_CACHE: dict[tuple[str, str | None], ReleasedSet] = {}
-"""One set per process (a full copy holds every released image in memory)."""
-
-
-def _remember(key: tuple[str, str | None], found: ReleasedSet) -> ReleasedSet:
-    _CACHE.clear()
-    _CACHE[key] = found
-    return found
+LOADER: ReleasedLoader[ReleasedSet] = ReleasedLoader(read_released, ReleasedError)
+"""Reads a released folder once per process (:class:`~..release.imported.ReleasedLoader`)."""
 
 
 def load_released(root: str | Path, sha256: str | None = None) -> ReleasedSet:
-    """The released set under ``root`` (read once per process); ReleasedError if it is not ``sha256``."""
-    key = (str(Path(root).expanduser().resolve()), sha256)
-    if key in _CACHE:
-        return _CACHE[key]
-    found = read_released(root)
-    if sha256 and found.digest != sha256:
-        raise ReleasedError(f"{root}: the released data changed since the build started (sha256 "
-                            f"{found.digest[:12]}, the recipe says {sha256[:12]}); rebuild")
-    return _remember(key, found)
+    """The released set under ``root`` (read once per process); refused if it is not ``sha256``."""
+    return LOADER.load(root, sha256)
 
 
 def released_params(root: str | Path) -> dict[str, str]:
-    """Read and check ``root`` now (fresh, never a cached read); the params naming it for every config."""
-    found = read_released(root)
-    _remember((found.root, found.digest), found)
-    return {"released": found.root, "released_sha256": found.digest}
+    """Read and check ``root`` now (fresh); the params naming it for every config."""
+    return LOADER.params(root)
 
 
 def released_from_params(params: Mapping[str, Any]) -> ReleasedSet | None:
     """The released set a config's params name (``released``/``released_sha256``), or None (synthetic)."""
-    root = params.get("released")
-    return None if root is None else load_released(root, params.get("released_sha256") or None)
+    return LOADER.from_params(params)
