@@ -210,6 +210,8 @@ def test_a_legend_release_whose_text_hides_a_mark_fails_the_visibility_check(rel
         row["occlusion_max"] = 0.4 if row["id"].endswith("-0") else row["occlusion_max"]
         return row
 
-    _corrupt(release, "snapshot", hide)
+    _corrupt(release, "snapshot", hide)  # every split of the config (train, validation, test)
     failed = _failed(validate_release(release))
-    assert failed == {("evidence visible: max text cover of a data mark", "snapshot/test")}
+    splits = {p.name.split("-")[0] for p in (release / "snapshot").glob("*.parquet")}
+    assert "test" in splits
+    assert failed == {("evidence visible: max text cover of a data mark", f"snapshot/{s}") for s in splits}

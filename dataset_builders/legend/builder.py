@@ -23,6 +23,9 @@ marks it reads: no text covers more than a quarter of a data mark (``visible``; 
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -32,11 +35,14 @@ from ..core.rng import rng_for
 from ..release.dataset import DatasetBuilder, base_features, dataset
 from ..release.preset import Preset, PresetError
 from ..release.schema import OneOf
+from .disjoint import DISJOINT_COLUMNS, check_disjoint
 from .groups import snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
-from .sources import pool_from_params
+from .sources import TablePool, pool_from_params
 from .space import MARK_FAMILY, LegendSpace, sample_unit
 from .studies import STUDIES
+from .table_shares import Shares, share_pool, split_shares
+from .tables import TablesError
 from .visible import Renders, visible_unit
 
 # The paper's text names no authors (an anonymous submission): the entry says so rather than guess.
@@ -84,16 +90,13 @@ class LegendDataset(DatasetBuilder):
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
         n = preset.configs[config].splits[split]
+        if "tables" in preset.params(config):
+            # Refuse a split short of tables now (one line, from the preset check), not mid-build.
+            _split_space(preset, config, split)
         return [f"{config}-{split}-{i:04d}" for i in range(n)]
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
-        params = dict(preset.params(config))
-        study = params.pop("study", "snapshot")
-        knobs = {k: int(params.pop(k, v)) for k, v in SNAPSHOT_DEFAULTS.items()}
-        pool = pool_from_params(params)
-        space = LegendSpace.from_params(params)
-        if pool is not None:
-            space = pool.narrow(space, config)
+        study, knobs, space = _split_space(preset, config, split)
 
         def rng(*keys: Any) -> Any:
             return rng_for(preset.seed, config, *keys)
@@ -104,7 +107,8 @@ class LegendDataset(DatasetBuilder):
             # a small release covers every chart kind and every mode.
             kinds, modes = space.chart_kinds, space.encoding_modes
             kind = kinds[index % len(kinds)]
-            # With tables, the i-th item of a kind draws its i-th table (every redraw keeps it).
+            # With tables, the i-th item of a kind draws the i-th table of its split's share
+            # (every redraw keeps it).
             table = space.tables.nth(kind, space.num_series, index // len(kinds)) if space.tables else None
             renders = Renders()
 
@@ -132,12 +136,15 @@ class LegendDataset(DatasetBuilder):
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Release-wide validity: one chart side per group, expected behaviours hold, the order
-        study visits every position once per target."""
+        study visits every position once per target, and no base chart or ChartBench table is in
+        two splits (``disjoint``)."""
         for config, splits in built.items():
             for ds in splits.values():
                 cols = ds.select_columns(["id", "group_id", "chart_spec", "answer", "expected",
                                           "intervention_family", "target_legend_index", "study_factor"]).to_dict()
                 _verify_groups(config, cols)
+        check_disjoint({config: {split: ds.select_columns(list(DISJOINT_COLUMNS)).to_dict()
+                                 for split, ds in splits.items()} for config, splits in built.items()})
 
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         from .card import legend_card
@@ -149,6 +156,61 @@ class LegendDataset(DatasetBuilder):
         from .card_tables import tables_card
 
         return tables_card(preset)
+
+
+def _config_space(params: dict[str, Any], config: str) -> tuple[str, dict[str, int], LegendSpace]:
+    """(study, snapshot knobs, space) of a config's params; with tables, the whole pool's."""
+    params = dict(params)
+    study = params.pop("study", "snapshot")
+    knobs = {k: int(params.pop(k, v)) for k, v in SNAPSHOT_DEFAULTS.items()}
+    pool = pool_from_params(params)
+    space = LegendSpace.from_params(params)
+    if pool is not None:
+        space = pool.narrow(space, config)
+    return study, knobs, space
+
+
+def _kinds_drawn(study: str, space: LegendSpace, n: int) -> dict[str, int]:
+    """Items of each chart kind a split of ``n`` items may draw: a snapshot stratifies kinds over
+    the item index; a study may draw any of its kinds on every item."""
+    kinds = space.chart_kinds
+    if study == "snapshot":
+        return {k: (n - p + len(kinds) - 1) // len(kinds) for p, k in enumerate(kinds) if p < n}
+    return dict.fromkeys(kinds, n)
+
+
+@functools.lru_cache(maxsize=8)
+def _release_shares(recipe: str, pool: TablePool) -> Shares:
+    """The table share of every split of a recipe (its canonical JSON), over all configs drawing
+    from ``pool``'s table set. Cached: every item of a build asks again."""
+    demand: dict[str, Counter] = defaultdict(Counter)
+    for config, body in json.loads(recipe)["configs"].items():
+        study, _, space = _config_space(body["params"], config)
+        if space.tables is None or space.tables.digest != pool.digest:
+            continue
+        for split, n in body["splits"].items():
+            for kind, items in _kinds_drawn(study, space, n).items():
+                demand[kind][split] += items
+    return split_shares(pool, demand)
+
+
+def _split_space(preset: Preset, config: str, split: str) -> tuple[str, dict[str, int], LegendSpace]:
+    """(study, knobs, space) of one split: with tables, drawing only from the split's share, so no
+    table is in two splits; TablesError if a kind the split draws has no fitting table there."""
+    study, knobs, space = _config_space(preset.params(config), config)
+    if space.tables is None:
+        return study, knobs, space
+    share = _release_shares(preset.to_json(), space.tables).get(split, {})
+    pool = share_pool(space.tables, share)
+    lo, hi = space.num_series
+    for kind in _kinds_drawn(study, space, preset.configs[config].splits[split]):
+        if not pool.candidates(kind, space.num_series):
+            raise TablesError(
+                f"legend config {config!r}, split {split!r}: its share of the {kind} tables "
+                f"({len(share.get(kind, ()))} of {len(space.tables.by_kind.get(kind, ()))}; the others belong "
+                f"to other splits) has none with {lo}-{hi} legend items: add {kind} tables, widen num_series "
+                f"or drop {kind} from chart_kinds")
+    return study, knobs, dataclasses.replace(space, tables=pool)
 
 
 def _verify_groups(config: str, cols: dict[str, list]) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ..core.tolerance import card_cell
 from .interventions import INTERVENTIONS
 from .space import CHANNELS_OF_FAMILY, MARK_FAMILY, LegendSpace
-from ..core.tolerance import card_cell
 from .templates import LEGEND_TEMPLATES
 
 UNIT = """## Base unit b = (s, l, q, y)
@@ -157,10 +157,28 @@ def _composition(built: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _splits(built: dict[str, dict[str, Any]]) -> str:
+    """How the splits relate (only when the release has more than one split name)."""
+    names = sorted({s for splits in built.values() for s in splits}, key=lambda s: (s != "train", s != "validation", s))
+    if len(names) < 2:
+        return ""
+    only = [f"`{c}`" for c, splits in built.items() if list(splits) == ["test"]]
+    studies = f" ({', '.join(only)} {'has' if len(only) == 1 else 'have'} a test split only)" if only else ""
+    return ("## Splits\n\n"
+            f"Splits: {', '.join(f'`{s}`' for s in names)}{studies}. No base chart (the chart side's data "
+            "with its set of legend labels) and no ChartBench table (`data_source`) is in two splits, "
+            "whichever configs they belong to: the build checks it and refuses a release that breaks it "
+            "(`chartprobe.dataset_builders.legend.disjoint`). With ChartBench tables each chart kind's "
+            "tables are partitioned between the splits in proportion to their sizes "
+            "(`chartprobe.dataset_builders.legend.table_shares`), so no test chart's table is drawn for "
+            "training. Adding splits leaves the test rows unchanged: every item's randomness is keyed by "
+            "its own id (`<config>-<split>-<index>`).\n")
+
+
 def legend_card(built: dict[str, dict[str, Any]]) -> str:
     """Markdown documenting every dimension, template, intervention and metric, plus composition."""
     from .card_tables import sources_section
 
     parts = [UNIT, _space_table(), _templates_table(), GROUPS, _interventions_table(), STUDIES, METRICS,
-             _composition(built), sources_section(built)]
+             _splits(built), _composition(built), sources_section(built)]
     return "\n".join(p for p in parts if p)
