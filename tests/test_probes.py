@@ -14,7 +14,8 @@ from chartprobe.dataset_builders.release.labels import as_text
 from chartprobe.eval_tasks.metrics.probes import per_skill_accuracy, score_record
 from datasets import load_dataset
 
-CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes"]
+CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes",
+           "cr_ood_bar", "cr_ood_pie", "cr_ood_shapes"]
 
 
 def _splits(config):
@@ -31,7 +32,7 @@ def rows(probes_release):
     return out
 
 
-def test_all_seven_configs_load(probes_release):
+def test_all_ten_configs_load(probes_release):
     meta = read_card_metadata(probes_release)
     assert sorted(c["config_name"] for c in meta["configs"]) == sorted(CONFIGS)
     ds = load_dataset(str(probes_release), "pie", split="test")

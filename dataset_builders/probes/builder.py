@@ -2,8 +2,10 @@
 
 Configs ``bar``, ``hbar``, ``pie``, ``shapes`` hold the probe bank (splits train /
 validation / test); ``cr_bar``, ``cr_pie``, ``cr_shapes`` hold complex-reasoning questions
-(test only) over further charts. Every chart is an *item*: it is sampled in a complexity
-tier (round-robin over simple / medium / complex), rendered once, and asked
+(test only) over further charts, and ``cr_ood_bar``, ``cr_ood_pie``, ``cr_ood_shapes``
+out-of-template ones: steps no concatenation of trained templates yields, phrased from a
+separate bank (``config_sets.py``, ``out_of_template.py``). Every chart is an *item*: it is
+sampled in a complexity tier (round-robin over simple / medium / complex), rendered once, and asked
 ``probes_per_skill`` templates of each skill (the paper's nine probes per chart), or one
 held-out complex-reasoning template. Each row stores the recorded program and the spec,
 so its answer can be re-run and checked by anyone.
@@ -29,9 +31,11 @@ from ..release.dataset import (
 from ..release.labels import class_label
 from ..release.preset import Preset
 from .card import probe_card
+from .config_sets import config_set, eligible_templates, pool_for, template_vocabulary
 from .domains import PROBE_DOMAINS, TIERS
 from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
+from .out_of_template import check_rows, check_templates
 from .templates import TEMPLATES
 from .templates._base import SKILLS
 
@@ -58,19 +62,8 @@ def answer_columns(q: Any, rendered: Any) -> dict[str, str]:
 
 def config_domain(config: str) -> tuple[str, bool]:
     """(domain name, complex-reasoning?) of a config name: ``cr_pie`` -> ("pie", True)."""
-    held_out = config.startswith("cr_")
-    domain = config[3:] if held_out else config
-    if domain not in PROBE_DOMAINS:
-        raise ValueError(f"unknown probes config {config!r}; domains: {sorted(PROBE_DOMAINS)}")
-    return domain, held_out
-
-
-def eligible_templates(domain: str, held_out: bool) -> list[Any]:
-    """Template instances that can be asked in ``domain`` (sorted by id)."""
-    d = PROBE_DOMAINS[domain]
-    return [cls() for _, cls in TEMPLATES.items()
-            if cls.domain == d.template_domain and cls.held_out == held_out
-            and (d.template_domain != "chart" or domain in cls.kinds)]
+    cset, domain = config_set(config)
+    return domain, cset.held_out
 
 
 @dataset("probes")
@@ -82,7 +75,9 @@ class ProbesDataset(DatasetBuilder):
     citation = CITATION
     default_config = "bar"  # the headline config: `load_dataset(repo)` opens it
     license = "cc-by-4.0"
-    param_types: ClassVar[dict[str, dict[str, Any]]] = {"*": {"probes_per_skill": int}}  # cr_* ignore it
+    # cr_* ignore probes_per_skill; out_of_template / templates: see config_sets.py
+    param_types: ClassVar[dict[str, dict[str, Any]]] = {
+        "*": {"probes_per_skill": int, "out_of_template": bool, "templates": list[str]}}
     description = (
         "Skill-targeted probes generated from the spec that renders each chart: perception "
         "(geometry only, never reading a value or naming a category), grounding (label <-> "
@@ -100,12 +95,16 @@ class ProbesDataset(DatasetBuilder):
         feats["target_bbox"] = Sequence(Value("float64"), length=4)
         # Closed vocabularies as ClassLabel (stratified splits, value counts in the viewer); every
         # chartprobe reader sees names again (release/labels.py).
-        vocab = {"template_id": TEMPLATES.names(), "skill": SKILLS, "tier": TIERS, "domain": list(PROBE_DOMAINS)}
+        vocab = {"template_id": template_vocabulary(config), "skill": SKILLS, "tier": TIERS,
+                 "domain": list(PROBE_DOMAINS)}
         feats.update({column: class_label(names) for column, names in vocab.items()})
         return feats
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
-        config_domain(config)
+        cset, domain = config_set(config)
+        pool = pool_for(config, preset.params(config))  # refuses bad params at preset load
+        if cset.out_of_template:
+            check_templates(domain, pool)
         n = preset.configs[config].splits[split]
         return [f"{config}-{split}-{i:05d}" for i in range(n)]
 
@@ -113,7 +112,8 @@ class ProbesDataset(DatasetBuilder):
         domain_name, held_out = config_domain(config)
         domain = PROBE_DOMAINS[domain_name]
         tier = TIERS[int(key.rsplit("-", 1)[1]) % len(TIERS)]
-        pool = eligible_templates(domain_name, held_out)
+        params = preset.params(config)
+        pool = pool_for(config, params)
         trend = any(t.needs_trend for t in pool) and rng_for(preset.seed, key, "trend").random() < TREND_SHARE
         order = ORDER_REGIMES[int(rng_for(preset.seed, key, "order").integers(3))] if trend else "shuffled"
         trend_probe = next((t for t in pool if t.needs_trend), None)
@@ -130,7 +130,6 @@ class ProbesDataset(DatasetBuilder):
         spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out), order, acceptable)
         rendered = drawn["render"]
         view = domain.view(spec, rendered.boxes)
-        params = preset.params(config)
         # On a sorted trend chart only the trend probe may be decided by positions.
         sorted_chart = trend and is_monotone(tuple(view.values[i] for i in view.order))
         keep = ((lambda t, q: t.needs_trend or not order_decides(q, view)) if sorted_chart
@@ -185,11 +184,17 @@ class ProbesDataset(DatasetBuilder):
         return out
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
-        """Charts of one domain never repeat a data table across splits or CR sets."""
+        """Charts of one domain never repeat a data table across splits or CR sets, and the rows
+        of an out-of-template set hold no composition of trained templates, nor their wording."""
         seen: dict[tuple[str, str], str] = {}
         for config, splits in built.items():
-            domain, _ = config_domain(config)
+            cset, domain = config_set(config)
             for split, ds in splits.items():
+                if cset.out_of_template:
+                    try:
+                        check_rows(domain, zip(ds["template_id"], ds["program"], ds["question"]))
+                    except ValueError as exc:
+                        raise ValueError(f"{config}/{split}: {exc}") from None
                 for chart_id, spec_json in set(zip(ds["chart_id"], ds["spec"])):
                     table = json.dumps(_data_table(json.loads(spec_json)), sort_keys=True)
                     where = f"{config}/{split}"

@@ -11,10 +11,14 @@ from typing import Any
 
 from ..core.answer_types import SCORING_RULES
 from ..core.tolerance import card_cell
+from .config_sets import config_set
 from .domains import PROBE_DOMAINS
 
-_SKILL_TITLES = {"perception": "Perception (P)", "grounding": "Grounding (G)",
-                 "reasoning": "Simple reasoning (SR)", "complex": "Complex reasoning (CR, held out)"}
+_SECTIONS = {("perception", False): "Perception (P)", ("grounding", False): "Grounding (G)",
+             ("reasoning", False): "Simple reasoning (SR)",
+             ("complex", False): "Complex reasoning (CR, held out)",
+             ("complex", True): "Complex reasoning out of template (CR-OOD, held out, `cr_ood_*` configs)"}
+"""Card sections, keyed by (skill, out_of_template)."""
 
 
 def _examples(built: dict[str, dict[str, Any]]) -> dict[str, tuple[str, str]]:
@@ -33,7 +37,7 @@ def _example_from_specs(built: dict[str, dict[str, Any]], template: Any) -> tupl
     from ..core.rng import rng_for
 
     for config, splits in built.items():
-        domain = PROBE_DOMAINS[config.removeprefix("cr_")]
+        domain = PROBE_DOMAINS[config_set(config)[1]]
         if domain.template_domain != template.domain:
             continue
         for ds in splits.values():
@@ -68,10 +72,13 @@ def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool],
     intro = ("Answers are computed by the recorded `program` on the stored `spec`; the scoring "
              "rule is the matcher of the answer type in `eval_tasks/matchers.py`. Perception "
              "questions carry an instruction to ignore axis text. Complex-reasoning items are "
-             "also scored with the RapidFuzz ratio, as in the paper.")
+             "also scored with the RapidFuzz ratio, as in the paper. Out-of-template items decompose "
+             "into primitive steps no concatenation of trained templates yields and share no word "
+             "4-gram with trained phrasings; the build checks both (`probes/out_of_template.py`).")
     lines = ["## Templates", "", intro, ""]
-    for skill, title in _SKILL_TITLES.items():
-        rows = sorted((t for t in templates.values() if t.skill == skill), key=lambda t: (t.domain, t.name))
+    for (skill, ood), title in _SECTIONS.items():
+        rows = sorted((t for t in templates.values() if t.skill == skill and t.out_of_template == ood),
+                      key=lambda t: (t.domain, t.name))
         if not rows:
             continue
         lines += [f"### {title}", "", "| template | domain | kinds | answer type | scoring | example (answer) |",

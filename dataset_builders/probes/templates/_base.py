@@ -59,6 +59,10 @@ class Template(abc.ABC):
     kinds: ClassVar[tuple[str, ...]] = ("bar", "hbar", "pie")
     held_out: ClassVar[bool] = False
     """Complex-reasoning templates: evaluation only, never in any training split."""
+    out_of_template: ClassVar[bool] = False
+    """Held-out templates of the out-of-template CR sets (``cr_ood_*``): phrased from
+    ``probes/phrase_bank_ood.py``, and the build refuses one whose steps compose trained
+    templates or whose phrasing shares a 4-gram with theirs (``probes/out_of_template.py``)."""
     needs_values: ClassVar[bool] = False
     """The answer needs absolute values read off the image (not just relative sizes), so it is
     only asked where the view says they are readable (a pie needs value labels)."""
