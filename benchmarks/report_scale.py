@@ -46,7 +46,7 @@ STAMP = "2026-01-01T00-00-00.000000"
 def synthetic_records(n: int, seed: int = 0) -> list[dict]:
     """``n`` scored probe records with plausible fields, tasks and accuracies."""
     rng = np.random.default_rng(seed)
-    tasks = [t for t in task_index().values() if t.release == "probes"]
+    tasks = [t for t in task_index().values() if t.release == "probes" and t.split == "test"]
     pick = rng.integers(len(tasks), size=n)
     correct = rng.random(n) < 0.6
     tpl = rng.integers(3, size=n)
@@ -55,7 +55,7 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
         t = tasks[int(pick[i])]
         held = t.config.startswith("cr_")
         skill = "complex" if held else t.where["skill"]
-        rec = {"id": f"{t.config}-{i}", "chart_id": f"{t.config}-{i // 9}", "domain": t.config.removeprefix("cr_"),
+        rec = {"id": f"{t.config}-{i}", "chart_id": f"{t.config}-{i // 9}", "domain": t.config.removeprefix("cr_").removeprefix("ood_"),
                "template_id": f"CR-{int(tpl[i])}" if held else SKILL_TEMPLATES[skill][int(tpl[i])],
                "skill": skill, "answer_type": "number", "score": float(correct[i]), "correct": bool(correct[i]),
                "parse_failed": False, "accuracy": float(correct[i]), "paper_accuracy": float(correct[i]),

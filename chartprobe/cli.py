@@ -12,7 +12,8 @@
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
     chartprobe export vlmevalkit RELEASE --config C --out DIR [--split test]   (VLMEvalKit TSVs + dataset class)
     chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
-                      [--budget N] [--volume-matched N] [--eval-tasks T]   (see chartprobe train --help)
+                      [--budget N] [--volume-matched N] [--eval-tasks T] [--seeds 42,43,44]   (see --help)
+    chartprobe profile  LM_EVAL_DIR|RESULTS.json --out profile.json [--model NAME]
 
 Each face adds its own commands (``dataset_builders/commands.py``, ``eval_tasks/commands.py``,
 ``training/cli.py``); this module only composes them and turns expected failures (see
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks import export_cli, lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
+    from chartprobe.training.profile_cli import add_parser as add_profile_parser
 
     p = ArgumentParser(prog="chartprobe", description="Diagnostic chart benchmarks for VLMs.")
     p.add_argument("--version", action="version", version=f"chartprobe {__version__}")
@@ -51,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     lmms_cli.add_parsers(sub)             # lmms-tasks-path
     add_train_parser(sub)                 # train
+    add_profile_parser(sub)               # profile
     eval_commands.add_parsers(sub)        # score, report, validate
     export_cli.add_parsers(sub)           # export vlmevalkit
     for name, command in sub.choices.items():

@@ -72,7 +72,7 @@ def test_citations_name_their_source_and_invent_no_author():
 
 
 def _cfg() -> SimpleNamespace:
-    return SimpleNamespace(model="tiny/vlm", skills="P+G", select="atomic", lora_r=8, lora_alpha=16,
+    return SimpleNamespace(model="tiny/vlm", data=None, skills="P+G", select="atomic", lora_r=8, lora_alpha=16,
                            lora_targets=["q_proj", "v_proj"], epochs=1, max_steps=0, learning_rate=1e-4,
                            per_device_batch_size=2, grad_accum=1, seed=0, domains=["bar", "pie"])
 

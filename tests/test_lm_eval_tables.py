@@ -6,7 +6,8 @@ import json
 
 from chartprobe.eval_tasks.lm_eval_tables import lm_eval_only, lm_eval_section, metric_label
 from chartprobe.eval_tasks.markdown import markdown_table
-from chartprobe.training.profile import compare, format_comparison, load_profile
+from chartprobe.training.compare import compare, format_comparison
+from chartprobe.training.profile_sources import load_profile
 
 RESULTS = {"results": {
     "chartqa": {"alias": "chartqa", "relaxed_accuracy,none": 0.5, "relaxed_accuracy_stderr,none": 0.02,

@@ -109,13 +109,14 @@ def test_every_lmms_task_config_loads_and_resolves_its_hooks():
     from lmms_eval.api.task import TaskConfig
     from lmms_eval.utils import load_yaml_config
 
-    for name in task_index():
+    for name, task_data in task_index().items():
         config = load_yaml_config(str(LMMS_TASKS_DIR / f"{name}.yaml"), mode="full")
         TaskConfig(**config)  # no key lmms-eval does not know
         assert callable(config["process_docs"]) and callable(config["doc_to_visual"]), name
         assert callable(config["process_results"]) and all(callable(m["aggregation"]) or m["aggregation"] == "mean"
                                                             for m in config["metric_list"]), name
-        assert config["dataset_kwargs"]["data_files"]["test"] == str(LMMS_TASKS_DIR / STUB)
+        assert config["dataset_kwargs"]["data_files"][task_data.split] == str(LMMS_TASKS_DIR / STUB)  # validation tasks too
+        assert config["test_split"] == task_data.split
 
 
 def test_documents_are_lm_eval_s_without_the_placeholder_and_both_judge_images_in_order(releases, monkeypatch):

@@ -21,7 +21,7 @@ from chartprobe.eval_tasks import data as eval_data
 from chartprobe.training import cli
 from chartprobe.training.config import LM_PROJECTIONS, TrainConfig
 from chartprobe.training.loop import eval_env
-from chartprobe.training.profile import SCHEMA
+from chartprobe.training.profile import SCHEMA_V1 as SCHEMA  # a v1 file is still read (with intervals from n)
 from tiny_idefics3 import build_tiny_idefics3
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
@@ -95,7 +95,6 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     assert (cfg.skills, cfg.max_steps, cfg.lora_r, cfg.lora_alpha) == ("P+G", 3, 32, 64)
     manifest = json.loads((out / "selection.json").read_text())
     import datasets
-
     from chartprobe.dataset_builders.release.labels import as_text
 
     bar_train = as_text(datasets.load_dataset(str(probes_root / "chartprobe-probes"), "bar", split="train"))

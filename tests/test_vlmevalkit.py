@@ -45,9 +45,10 @@ def exported(release_root, tmp_path_factory):
 
 
 def _tasks() -> dict[str, str]:
-    """Exported task -> its release."""
+    """Exported task -> its release (the export is of the test split)."""
     return {t.task: t.release for t in task_index().values()
-            if EXPORTS.get(t.release) == t.config and t.rescored and not t.task.endswith("_vote")}
+            if EXPORTS.get(t.release) == t.config and t.split == "test" and t.rescored
+            and not t.task.endswith("_vote")}
 
 
 def _table(path: Path, **kw) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from typing import Any
 from .select import Selection
 
 PROBES_DATASET = "chartprobe/chartprobe-probes"
-"""The Hub id of the training data (a local release folder is the same dataset built locally)."""
+"""The Hub id of the probes (a local release folder is the same dataset built locally)."""
 
 
 def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any]) -> str:
@@ -17,16 +17,24 @@ def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any
     train = selection["train"]
     from huggingface_hub import ModelCardData
 
+    from .data import resolve_source, training_configs
+
+    source = resolve_source(cfg.data)
+    release = f"chartprobe-{source.regions.release}"
+    what = f"skills-{cfg.skills}" if source.regions.stratum_column else f"data-{source.benchmark}"
     meta = ModelCardData(base_model=cfg.model, library_name="peft", pipeline_tag="image-text-to-text",
-                         datasets=[PROBES_DATASET], language=["en"],
-                         tags=["chartprobe", "lora", "trl", "sft", f"skills-{cfg.skills}", f"select-{cfg.select}"])
+                         datasets=[f"chartprobe/{release}"], language=["en"],
+                         tags=["chartprobe", "lora", "trl", "sft", what, f"select-{cfg.select}"])
     counts = ", ".join(f"{k}: {v}" for k, v in train.counts.items())
     details = ""
     if train.mode == "bottleneck":
         d = train.details
-        details = (f"\nBottleneck selection over `{train.region}` regions: weak regions {d['weak']} "
-                   f"received {100 * d['weak_share']:.1f}% of the budget (ratio {d['ratio']}); "
-                   f"base accuracy per region: {d['accuracy']}.\n")
+        if d.get("weak"):
+            details = (f"\nBottleneck selection over `{train.region}` regions: the bottlenecks {d['weak']} (95% "
+                       f"interval below the mean accuracy {d.get('mean')}) received {100 * d['weak_share']:.1f}% "
+                       f"of the budget (ratio {d['ratio']}); base accuracy per region: {d['accuracy']}.\n")
+        else:
+            details = f"\nBottleneck selection over `{train.region}` regions: {d.get('note')}.\n"
     losses = summary.get("train_losses") or []
     eval_cmd = (f"lm_eval --model hf-multimodal --model_args pretrained={cfg.model},peft=<this folder>,"
                 f"max_images=1 --apply_chat_template --tasks chartprobe_probes_bar,chartprobe_probes_pie,"
@@ -36,16 +44,16 @@ def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any
 {meta.to_yaml()}
 ---
 
-# LoRA adapter: {cfg.skills} ({cfg.select}) on chartprobe-probes
+# LoRA adapter: {what} ({cfg.select}) on {release}
 
 Atomic-skill fine-tuning after ChartProbe (§4 "Setup"): LoRA r={cfg.lora_r}, alpha={cfg.lora_alpha}
 on the language model's {", ".join(cfg.lora_targets)} projections only (vision tower frozen),
 {cfg.epochs} epoch(s){f", stopped at {cfg.max_steps} steps" if cfg.max_steps > 0 else ""},
 learning rate {cfg.learning_rate}, batch {cfg.per_device_batch_size} x {cfg.grad_accum} accumulation
-per device, seed {cfg.seed}. No complex-reasoning question was used.
+per device, seed {cfg.seed}. No complex-reasoning question and no test row was used.
 
 - Base model: `{cfg.model}`
-- Training rows: {len(train.ids)} ({counts}) from configs {", ".join(cfg.domains)}; validation rows:
+- Training rows: {len(train.ids)} ({counts}) from configs {", ".join(training_configs(cfg))}; validation rows:
   {len(selection["validation"].ids)}. Exact ids: `selection.json`; exact settings: `train_config.yaml`.
 - Trainable modules: {len(summary.get("trainable_modules", []))}, all inside `{summary.get("lm_prefix")}`;
   trainable parameters: {summary.get("trainable_params")}.
@@ -67,13 +75,14 @@ so evaluate with `--apply_chat_template`.
 
 def card_with_results(card: str, cmp: Mapping[str, Any], name: str) -> str:
     """``card`` with the closed loop's numbers: ``model-index`` results (tuned accuracy per region,
-    complex-reasoning fuzzy per domain, on chartprobe-probes) and a base-vs-tuned section."""
+    complex-reasoning fuzzy per domain) and a base-vs-tuned section."""
     from huggingface_hub import EvalResult, ModelCard
 
-    from .profile import format_comparison
+    from .compare import format_comparison
 
-    results = [EvalResult(task_type="visual-question-answering", dataset_type=PROBES_DATASET,
-                          dataset_name="chartprobe-probes", dataset_config=value if col == "domain" else None,
+    release = f"chartprobe-{cmp.get('benchmark', 'probes')}"
+    results = [EvalResult(task_type="visual-question-answering", dataset_type=f"chartprobe/{release}",
+                          dataset_name=release, dataset_config=value if col == "domain" else None,
                           metric_type="accuracy", metric_name=f"accuracy ({col}={value})",
                           metric_value=round(cell["tuned"], 4), dataset_split="test")
                for col, cells in cmp.get("regions", {}).items() for value, cell in cells.items()]

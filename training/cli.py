@@ -1,9 +1,10 @@
 """``chartprobe train``: LoRA fine-tuning on selected probes, optionally followed by the closed loop.
 
-    chartprobe train --model ORG/VLM --skills P+G [--select atomic|bottleneck|random]
-                     [--profile FILE] [--budget N] [--volume-matched N] [--max-steps N]
-                     [--seed 42] [--data RELEASE] [--out DIR] [--config run.yaml]
-                     [--eval-tasks TASKS [--eval-limit N] [--base-eval DIR]]
+    chartprobe train --model ORG/VLM [--data probes|legend|RELEASE] [--skills P+G]
+                     [--select atomic|bottleneck|random] [--profile FILE|DIR] [--region DIM]
+                     [--budget N] [--volume-matched N] [--max-steps N] [--seed 42] [--out DIR]
+                     [--config run.yaml] [--eval-tasks TASKS [--eval-limit N] [--base-eval DIR]]
+                     [--seeds 42,43,44]   (the Random FT vs Bottleneck FT study, training/study.py)
 
 Every flag is a field of :class:`chartprobe.training.config.TrainConfig` or
 :class:`chartprobe.training.loop.LoopConfig` (``--help`` lists them with their docstrings). Without
@@ -89,8 +90,6 @@ def _check_types(obj: Any) -> None:
 
 
 def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
-    from .profile import REGION_COLUMNS
-
     for obj in (cfg, loop):
         for name in _POSITIVE:
             value = getattr(obj, name, None)
@@ -101,11 +100,11 @@ def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
               (0 < cfg.bottleneck_ratio <= 1, f"--bottleneck-ratio must be in (0, 1], got {cfg.bottleneck_ratio}"),
               (0 <= cfg.lora_dropout < 1, f"--lora-dropout must be in [0, 1), got {cfg.lora_dropout}"),
               (bool(cfg.lora_targets), "--lora-targets: give at least one projection name"),
-              (bool(cfg.domains), "--domains: give at least one probe config (bar, hbar, pie, shapes)"),
-              (cfg.region in REGION_COLUMNS, f"--region {cfg.region}: choose from {', '.join(REGION_COLUMNS)}"),
+              (cfg.domains is None or bool(cfg.domains),
+               "--domains: give at least one training config (probes: bar, hbar, pie, shapes; legend: snapshot)"),
               (cfg.select not in ("random", "bottleneck") or cfg.budget or cfg.volume_matched,
                f"--select {cfg.select} needs --budget N (the number of training rows)"),
-              (cfg.select != "atomic" or cfg.budget is None,
+              (cfg.select != "atomic" or cfg.budget is None or bool(loop.seeds),  # the study sets --select itself
                "--budget is for --select bottleneck/random; fix atomic's total with --volume-matched N")]
     for ok, message in checks:
         if not ok:
@@ -113,36 +112,45 @@ def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
 
 
 def _check_data(cfg: TrainConfig) -> None:
-    """The release trained from exists locally (when local) and has the requested probe configs."""
+    """The release trained from exists locally (when local), is a trainable benchmark, and has the
+    requested configs with train/validation splits; the region dimension is one of its own."""
     from chartprobe.eval_tasks.predictions import read_release_card
 
-    from .data import RELEASE, TRAIN_SPLITS, resolve_data
+    from .data import TRAIN_SPLITS, resolve_source, training_configs
     from .select import SelectionError
 
-    bad = [d for d in cfg.domains if d.startswith("cr_")]
+    bad = [d for d in cfg.domains or () if d.startswith("cr_")]
     if bad:
         raise SelectionError(f"domains {bad}: cr_* configs hold held-out complex reasoning and are never trained on")
-    where = resolve_data(cfg.data)  # a missing local folder or $CHARTPROBE_DATA release raises here
-    folder = Path(where["path"])
+    source = resolve_source(cfg.data)  # a missing local folder or $CHARTPROBE_DATA release raises here
+    try:
+        source.regions.dimension(cfg.region or source.regions.default_dimension)
+    except KeyError as exc:
+        raise ConfigError(exc.args[0]) from None
+    folder = Path(source.args["path"])
     if not folder.is_dir():
         return  # a Hub dataset id: checked when it is downloaded
     meta = read_release_card(folder)
-    if meta["chartprobe"]["dataset"] != RELEASE:
+    if meta["chartprobe"]["dataset"] != source.regions.release:
         raise ConfigError(f"--data {folder}: a chartprobe-{meta['chartprobe']['dataset']} release, "
-                          f"not chartprobe-{RELEASE}")
+                          f"not chartprobe-{source.regions.release}")
     splits = {c["config_name"]: {e["split"] for e in c["data_files"]} for c in meta["configs"]}
-    for domain in cfg.domains:
+    for domain in training_configs(cfg):
         if not set(TRAIN_SPLITS) <= splits.get(domain, set()):
             raise ConfigError(f"--domains {domain}: {folder} has no {domain} config with "
                               f"{'/'.join(TRAIN_SPLITS)} splits (it has: {', '.join(sorted(splits))})")
 
 
 def _check_profile(cfg: TrainConfig) -> None:
-    """The bottleneck profile loads and has the region selection works on."""
-    from .profile import ProfileError, load_profile, region_accuracy
+    """The bottleneck profile loads and has the benchmark and region selection works on."""
+    from .data import resolve_source
+    from .profile import ProfileError, region_cells
+    from .profile_sources import load_profile
 
+    source = resolve_source(cfg.data)
     try:
-        region_accuracy(load_profile(cfg.profile), cfg.region)
+        region_cells(load_profile(cfg.profile, cfg.profile_model), source.benchmark,
+                     cfg.region or source.regions.default_dimension)
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:  # JSON and shape errors
@@ -158,15 +166,22 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
     if cfg.model.startswith(_LOCAL) and not Path(cfg.model).expanduser().is_dir():
         raise ConfigError(f"--model {cfg.model}: no such model folder")
     _check_data(cfg)
-    if cfg.select == "bottleneck":
+    if cfg.select == "bottleneck" and (cfg.profile or not loop.seeds):  # the study profiles the base itself
         _check_profile(cfg)
     check_output(cfg.out, "--out", folder=True)
-    if loop.eval_tasks:
-        from chartprobe.eval_tasks.eval_args import check_task_names
+    from chartprobe.eval_tasks.eval_args import check_task_names
 
-        check_task_names(loop.eval_tasks, "--eval-tasks")
+    for flag, tasks in (("--eval-tasks", loop.eval_tasks), ("--profile-tasks", loop.profile_tasks)):
+        if tasks:
+            check_task_names(tasks, flag)
     if loop.base_eval and not Path(loop.base_eval).exists():
         raise ConfigError(f"--base-eval {loop.base_eval}: no such lm-eval folder or profile file")
+    if loop.seeds:
+        from .study import parse_seeds
+
+        parse_seeds(loop.seeds)
+        if not (cfg.budget or cfg.volume_matched):
+            raise ConfigError("--seeds runs Random FT and Bottleneck FT at the same budget: give --budget N")
 
 
 def _load_config_file(path: str) -> None:
@@ -190,7 +205,11 @@ def _run(args: argparse.Namespace) -> int:
     loop = LoopConfig(**fields_from_namespace(args, LoopConfig, CLASSES))
     check_request(cfg, loop)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    if loop.eval_tasks:
+    if loop.seeds:
+        from .study import run_study
+
+        run_study(cfg, loop)
+    elif loop.eval_tasks:
         from .loop import closed_loop
 
         closed_loop(cfg, loop)

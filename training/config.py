@@ -31,34 +31,43 @@ LM_PROJECTIONS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj"
 
 @dataclass
 class TrainConfig:
-    """Settings of one LoRA fine-tuning run on chartprobe-probes."""
+    """Settings of one LoRA fine-tuning run on chartprobe-probes or chartprobe-legend."""
 
     model: str = ""
     """Hub id or local path of an image-text-to-text VLM (loaded with AutoModelForImageTextToText)."""
     data: str | None = None
-    """chartprobe-probes release folder, a folder holding chartprobe-probes/, or a Hub dataset id
-    (ORG/NAME or ORG/NAME@REVISION). Default: $CHARTPROBE_DATA, else the pinned Hub release."""
-    domains: list[str] = field(default_factory=lambda: ["bar"])
-    """Probe configs to train on, comma-separated (paper: bar only; pie and shapes stay unseen)."""
+    """Benchmark to train on: probes or legend (its release from $CHARTPROBE_DATA, else the pinned
+    Hub release), or a release folder, a folder holding chartprobe-probes/, or a Hub dataset id
+    (ORG/NAME or ORG/NAME@REVISION). Default: probes."""
+    domains: list[str] | None = None
+    """Configs to train on, comma-separated. Default: probes bar (the paper's; pie and shapes stay
+    unseen), legend snapshot."""
     skills: str = "P+G+SR"
-    """Supervised skill set: P, G, SR, P+G or P+G+SR. Complex reasoning is never trained on."""
+    """Supervised probe skill set: P, G, SR, P+G or P+G+SR (probes only; complex reasoning is never
+    trained on)."""
     select: str = "atomic"
     """Data selection: atomic (all rows of the skills), bottleneck (profile-guided) or random."""
     profile: str | None = None
-    """Capability profile of the base model for --select bottleneck: a chartprobe-profile/v1 JSON,
-    an lm-eval results JSON, or an lm-eval --output_path folder (see training/profile.py)."""
-    region: str = "skill"
-    """Row column whose values are the capability regions for bottleneck selection
-    (skill, template_id, chart_kind, domain)."""
+    """Capability profile of the base model for --select bottleneck: a profile JSON (chartprobe
+    profile), a chartprobe score results file, or an lm-eval --output_path folder run with
+    --log_samples (see training/profile.py)."""
+    profile_model: str | None = None
+    """Model to profile when the --profile results file holds several."""
+    region: str | None = None
+    """Capability-region dimension for bottleneck selection: probes skill (default), template_id,
+    domain, domain_skill; legend capability (default), channel, chart_family, capability_channel,
+    capability_chart_family."""
     budget: int | None = None
     """Number of training rows for --select bottleneck/random (defaults to --volume-matched)."""
     volume_matched: int | None = None
     """Fix the number of training rows (split evenly over the skills), as in the paper's
     volume-matched ablation (2700 train / 300 validation)."""
     bottleneck_ratio: float = 0.8
-    """Share of the budget given to the weak regions (the rest goes to the other regions)."""
+    """Share of the budget given to the significant bottlenecks (the rest is spread evenly over the
+    other regions; 1.0 is the strictest allocation). Without a bottleneck the budget is uniform."""
     bottleneck_k: int | None = None
-    """Number of weakest regions to target; default: every region below the mean accuracy."""
+    """Keep only the k weakest bottlenecks; default: every region whose 95% interval lies below the
+    model's mean accuracy."""
     seed: int = 42
     """Seed of selection, LoRA init and data order (the paper averages seeds 42, 43, 44)."""
     out: str = "runs/chartprobe-lora"

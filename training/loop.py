@@ -8,7 +8,7 @@
    so the evaluation starts from a clean process; the base run is skipped when
    ``--base-eval`` names an existing lm-eval folder or profile, e.g. the one that guided
    ``--select bottleneck``);
-3. :func:`chartprobe.training.profile.compare` of the two profiles per skill, per domain and on held-out
+3. :func:`chartprobe.training.compare.compare` of the two profiles per region, per domain and on held-out
    complex reasoning (fuzzy), written to ``<out>/comparison.json`` and ``comparison.md``; the
    adapter's card (``README.md``) gets the tuned numbers as ``model-index`` results.
 
@@ -30,18 +30,17 @@ from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
 from .config import TrainConfig
 
-DEFAULT_TASKS = "chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex"
-
 
 @dataclass
 class LoopConfig:
     """Evaluation settings of the closed loop (used only when --eval-tasks is given)."""
 
     eval_tasks: str | None = None
-    """lm-eval tasks/tags to compare base and tuned on, comma-separated (e.g. the default set
-    chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex).
-    Other lm-eval tasks may be added (e.g. ``chartqa``, the papers' transfer check): the
-    comparison shows lm-eval's own numbers for them, base vs tuned."""
+    """lm-eval tasks/tags to compare base and tuned on, comma-separated (the held-out test tasks, e.g.
+    chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex or chartprobe_legend).
+    Other lm-eval tasks may be added by name (e.g. ``chartqa``, the papers' transfer check) or
+    as a task YAML path (a local task): the comparison shows lm-eval's own numbers for them,
+    base vs tuned."""
     eval_limit: int | None = None
     """lm-eval --limit per task (smoke runs); default: every test row."""
     base_eval: str | None = None
@@ -52,6 +51,18 @@ class LoopConfig:
     """lm-eval --batch_size."""
     eval_model_args: str = "max_images=1"
     """Extra hf-multimodal --model_args (comma-separated key=value), e.g. dtype=bfloat16."""
+    eval_in_process: bool = False
+    """Run lm-eval inside this process instead of a fresh subprocess per evaluation (faster for a
+    study of many small evaluations; the subprocess default isolates each one)."""
+    eval_gen_kwargs: str | None = None
+    """lm-eval --gen_kwargs (e.g. max_gen_toks=64: our task YAMLs allow 2048 tokens of reasoning)."""
+    seeds: str | None = None
+    """Run the LegendBench §5.3 study instead of one loop: base, Random FT and Bottleneck FT at the same
+    --budget for each seed (comma-separated, the papers' 42,43,44), profiled on the validation split,
+    reported as mean ± sd on the test tasks (study.md, study.json)."""
+    profile_tasks: str | None = None
+    """lm-eval tasks the base model is profiled on for the study's bottleneck selection (default: the
+    validation-split tasks of the training configs, e.g. chartprobe_probes_val_bar, chartprobe_legend_val)."""
 
 
 def lm_eval_argv(model: str, tasks: str, output: str | Path, loop: LoopConfig, adapter: str | Path | None = None,
@@ -64,6 +75,7 @@ def lm_eval_argv(model: str, tasks: str, output: str | Path, loop: LoopConfig, a
     argv = ["--model", "hf-multimodal", "--model_args", model_args, "--apply_chat_template",
             "--tasks", tasks, "--batch_size", str(loop.eval_batch_size), "--device", loop.eval_device or _device(),
             "--output_path", str(output), "--log_samples", "--include_path", tasks_path()]
+    argv += ["--gen_kwargs", loop.eval_gen_kwargs] if loop.eval_gen_kwargs else []
     return argv + (["--limit", str(loop.eval_limit)] if loop.eval_limit else [])
 
 
@@ -86,30 +98,60 @@ def eval_env(data: str | None) -> dict[str, str]:
     return env
 
 
-def run_lm_eval(argv: list[str], env: dict[str, str], timeout: float | None = None) -> None:
-    """Run lm-eval in a subprocess; raise with the tail of its log when it fails."""
+def run_lm_eval(argv: list[str], env: dict[str, str], timeout: float | None = None, in_process: bool = False) -> None:
+    """Run lm-eval; raise with the tail of its log when it fails.
+
+    By default in a subprocess (each evaluation starts from a clean process). ``in_process``
+    runs lm-eval's own CLI entry point here, with ``env`` and ``sys.argv`` set for the call and
+    restored after: a study of many small evaluations then pays lm-eval's and torch's import once.
+    """
+    if in_process:
+        _lm_eval_here(argv, env)
+        return
     run = subprocess.run([sys.executable, "-m", "lm_eval", *argv], env=env, capture_output=True, text=True,
                          timeout=timeout, check=False)
     if run.returncode != 0:
         raise RuntimeError(f"lm_eval failed ({run.returncode}):\n{run.stderr[-4000:]}")
 
 
+def _lm_eval_here(argv: list[str], env: dict[str, str]) -> None:
+    from lm_eval.__main__ import cli_evaluate
+
+    saved_argv, saved_env = sys.argv, dict(os.environ)
+    sys.argv = ["lm_eval", "run", *argv]
+    os.environ.update(env)
+    try:
+        cli_evaluate()
+    except SystemExit as exc:  # argparse and lm-eval exit on a bad request
+        if exc.code not in (0, None):
+            raise RuntimeError(f"lm_eval failed ({exc.code})") from None
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
 def closed_loop(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
-    """Train, evaluate base (unless reused) and tuned, compare; return the comparison dict."""
+    """Train, evaluate base (unless reused) and tuned, compare; return the comparison dict
+    (``--seeds`` runs the multi-seed study of :mod:`.study` instead, see ``cli``)."""
     from .card import card_with_results
-    from .profile import compare, format_comparison, load_profile
+    from .compare import compare, format_comparison
+    from .data import resolve_source
+    from .profile_sources import load_profile
     from .sft import train
 
+    benchmark = resolve_source(cfg.data).benchmark
     summary = train(cfg)
     out = Path(cfg.out)
-    tasks = loop.eval_tasks or DEFAULT_TASKS
+    tasks = loop.eval_tasks or resolve_source(cfg.data).regions.test_tasks
     env = eval_env(cfg.data)
     base_dir = Path(loop.base_eval) if loop.base_eval else out / "eval" / "base"
     if not loop.base_eval:
-        run_lm_eval(lm_eval_argv(cfg.model, tasks, base_dir, loop), env)
-    run_lm_eval(lm_eval_argv(cfg.model, tasks, out / "eval" / "tuned", loop, adapter=out), env)
+        run_lm_eval(lm_eval_argv(cfg.model, tasks, base_dir, loop), env, in_process=loop.eval_in_process)
+    run_lm_eval(lm_eval_argv(cfg.model, tasks, out / "eval" / "tuned", loop, adapter=out), env,
+                in_process=loop.eval_in_process)
     base, tuned = load_profile(base_dir), load_profile(out / "eval" / "tuned")
-    cmp = {**compare(base, tuned), "tasks": tasks, "limit": loop.eval_limit,
+    cmp = {**compare(base, tuned, benchmark), "tasks": tasks, "limit": loop.eval_limit,
            "train_losses": summary["train_losses"]}
     card = card_with_results((out / "README.md").read_text(encoding="utf-8"), cmp, out.name)
     atomic_write_files({out / "comparison.json": json.dumps(cmp, indent=1),  # all four or none

@@ -1,211 +1,164 @@
-"""Capability profiles: a model's accuracy per capability region, and base-vs-tuned comparisons.
+"""Capability profiles: a model's accuracy per capability region, with its 95% interval.
 
-Schema ``chartprobe-profile/v1`` (what ``--select bottleneck --profile FILE`` reads and what
-``chartprobe report`` is meant to emit)::
+Schema ``chartprobe-profile/v2`` (what ``chartprobe profile`` writes and ``--profile`` reads)::
 
     {
-      "schema": "chartprobe-profile/v1",
-      "model": "pretrained=Org/VLM,peft=runs/x",   # lm-eval model_args, or any label
-      "source": "results/Org__VLM",               # where it was computed from
-      "n": 243,                                   # scored probe records (CR excluded)
-      "regions": {                                # column -> value -> accuracy
-        "skill":       {"perception": {"accuracy": 0.37, "n": 81}, ...},
-        "template_id": {"P-COUNT-BARS": {"accuracy": 0.5, "n": 8}, ...},
-        "chart_kind":  {"bar": {...}, "pie": {...}},
-        "domain":      {"bar": {...}, "shapes": {...}}
+      "schema": "chartprobe-profile/v2",
+      "model": "pretrained=Org/VLM",            # lm-eval model_args, or the results file's model name
+      "source": "out/eval", "source_kind": "lm-eval samples",
+      "benchmarks": {
+        "probes": {
+          "splits": {"validation": 243},        # rows profiled per split (selection must not see the test split
+                                                # it is scored on: the closed loop profiles on validation)
+          "tasks": ["chartprobe_probes_val_bar", ...],
+          "mean": {"accuracy": 0.41, "n": 243, "correct": 100, "ci_low": 0.35, "ci_high": 0.47},
+          "regions": {"skill": {"perception": {"accuracy": .., "n": .., "correct": .., "ci_low": .., "ci_high": ..}},
+                      "template_id": {...}, "domain": {...}, "domain_skill": {"bar/perception": {...}}},
+          "complex": {"bar": {"fuzzy": 0.4, "accuracy": 0.1, "n": 9}},   # benchmark extras
+          "parse_failure_rate": 0.04
+        },
+        "legend": {... "regions": {"capability": ..., "capability_channel": ..., ...}, "legendbench": {...}}
       },
-      "complex": {"bar": {"fuzzy": 0.41, "accuracy": 0.11, "n": 9}, ...},
-      "parse_failure_rate": 0.04
+      "skipped_tasks": {"chartprobe_judge_cpa": "judge: no capability regions"},
+      "lm_eval_tasks": {"chartqa": {"relaxed_accuracy": 0.12}}   # other tasks of the run, as lm-eval scored them
     }
 
-A *region* is any row column; a LegendBench profile adds e.g. ``"capability"`` regions and
-selection works unchanged. Accuracy is the item accuracy (the typed verdict; a list must be
-the exact set) from :func:`chartprobe.eval_tasks.metrics.probes.score_record`; complex
-reasoning is reported apart (fuzzy, the paper's CR metric) because it is never trained on.
+Regions come from :mod:`chartprobe.training.regions` (one registered set per benchmark); the
+interval is Wilson's score interval (``scipy.stats.binomtest``), which stays inside [0, 1] and
+is honest at 0 of n. A region is called a bottleneck only when its whole interval lies below
+the benchmark mean (:mod:`.select`). Evaluation-only rows (ChartProbe's complex reasoning)
+never enter the regions or the mean. ``chartprobe-profile/v1`` files (no intervals, one
+benchmark) are read as probes profiles with intervals computed from their ``n``.
 
-Sources: an lm-eval ``--output_path`` folder run with ``--log_samples`` (every region), a
-lm-eval ``results_*.json`` alone (only ``skill`` and ``domain``, from the task names), or a
-profile JSON file.
+Readers of lm-eval folders, lm-eval results JSONs and ``chartprobe score`` results files are
+in :mod:`.profile_sources`, whose ``load_profile`` takes any of them or a profile file.
 """
 
 from __future__ import annotations
 
-import glob
-import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.lm_eval_tables import lm_eval_only
+from .regions import get_region_set
 
-SCHEMA = "chartprobe-profile/v1"
-REGION_COLUMNS = ("skill", "template_id", "chart_kind", "domain")
-PROBE_TASK = "chartprobe_probes_"  # chartprobe_probes_<domain>_<skill>
-CR_TASK = "chartprobe_cr_"  # chartprobe_cr_<domain>
+SCHEMA = "chartprobe-profile/v2"
+SCHEMA_V1 = "chartprobe-profile/v1"
+CONFIDENCE = 0.95
 
 
 class ProfileError(ValueError):
-    """A profile file or lm-eval folder that cannot be read as a capability profile."""
+    """A profile file, lm-eval folder or results file that cannot be read as a capability profile."""
 
 
-def _mean_by(records: Iterable[Mapping[str, Any]], column: str, value: str) -> dict[str, dict[str, Any]]:
-    groups: dict[str, list[float]] = defaultdict(list)
-    for r in records:
-        if r.get(column) is not None:
-            groups[str(r[column])].append(float(r[value]))
-    return {k: {"accuracy": sum(v) / len(v), "n": len(v)} for k, v in sorted(groups.items())}
+def wilson(correct: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of ``correct`` successes in ``n`` trials."""
+    from scipy.stats import binomtest
+
+    if n <= 0:
+        return 0.0, 1.0
+    ci = binomtest(int(correct), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
-def profile_from_samples(samples: Iterable[tuple[Mapping[str, Any], str]], columns: Iterable[str] = REGION_COLUMNS,
-                         model: str | None = None, source: str | None = None) -> dict[str, Any]:
-    """Profile from ``(dataset row, model output)`` pairs, scored with ``score_record``."""
-    from chartprobe.eval_tasks.metrics.probes import score_record
-
-    columns = tuple(columns)
-    probes, complex_ = [], []
-    for doc, prediction in samples:
-        rec = {**score_record(doc, prediction), **{c: doc.get(c) for c in columns}}
-        (complex_ if doc.get("held_out") or doc.get("skill") == "complex" else probes).append(rec)
-    cr = {}
-    for domain, items in sorted(_group(complex_, "domain").items()):
-        cr[domain] = {"fuzzy": _avg(r["fuzzy"] for r in items), "accuracy": _avg(r["correct"] for r in items),
-                      "n": len(items)}
-    return {"schema": SCHEMA, "model": model, "source": source, "n": len(probes),
-            "regions": {c: _mean_by(probes, c, "accuracy") for c in columns},
-            "complex": cr, "parse_failure_rate": _avg(r["parse_failed"] for r in probes + complex_)}
+def cell(correct: float, n: int) -> dict[str, Any]:
+    """One region's entry: accuracy, n, correct count and the 95% interval."""
+    k = round(correct)
+    low, high = wilson(k, n)
+    return {"accuracy": correct / n if n else 0.0, "n": int(n), "correct": k, "ci_low": low, "ci_high": high}
 
 
-def _group(records: list[dict[str, Any]], column: str) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in records:
-        out[str(r.get(column))].append(r)
-    return out
+def benchmark_profile(benchmark: str, records: Iterable[Mapping[str, Any]],
+                      splits: Mapping[str, int] | None = None, tasks: Iterable[str] = ()) -> dict[str, Any]:
+    """One benchmark's section from its scored records (each with the row's region columns)."""
+    rs = get_region_set(benchmark)
+    records = [dict(r) for r in records]
+    trained = [r for r in records if not rs.evaluation_only(r)]
+    if not trained:
+        raise ProfileError(f"{benchmark}: no scored row outside the evaluation-only sets to profile")
+    regions: dict[str, dict[str, Any]] = {}
+    for name, dim in rs.dimensions().items():
+        sums: dict[str, list[float]] = defaultdict(list)
+        for r in trained:
+            key = dim.key(r)
+            if key is not None:
+                sums[key].append(rs.correct(r))
+        if sums:
+            regions[name] = {v: cell(sum(x), len(x)) for v, x in sorted(sums.items())}
+    outcomes = [rs.correct(r) for r in trained]
+    return {"splits": dict(splits or {}), "tasks": sorted(set(tasks)),
+            "mean": cell(sum(outcomes), len(outcomes)), "regions": regions, **rs.extra(records),
+            "parse_failure_rate": sum(bool(r.get("parse_failed")) for r in records) / len(records)}
 
 
-def _avg(values: Iterable[Any]) -> float | None:
-    vals = [float(v) for v in values]
-    return sum(vals) / len(vals) if vals else None
+def make_profile(sections: Mapping[str, Mapping[str, Any]], *, model: str | None, source: str | None,
+                 source_kind: str, skipped: Mapping[str, str] | None = None,
+                 lm_eval_tasks: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The whole ``chartprobe-profile/v2`` document."""
+    if not sections:
+        reasons = "; ".join(f"{t}: {why}" for t, why in sorted((skipped or {}).items())[:5])
+        raise ProfileError(f"{source}: no ChartProbe or LegendBench rows to build a profile from"
+                           + (f" (skipped {reasons})" if reasons else ""))
+    return {"schema": SCHEMA, "model": model, "source": source, "source_kind": source_kind,
+            "benchmarks": {b: dict(s) for b, s in sorted(sections.items())},
+            "skipped_tasks": dict(sorted((skipped or {}).items())), "lm_eval_tasks": dict(lm_eval_tasks or {})}
 
 
-def profile_from_results(results: Mapping[str, Any], source: str | None = None) -> dict[str, Any]:
-    """Coarse profile (``skill`` and ``domain`` regions) from an lm-eval results JSON alone."""
-    by: dict[str, dict[str, list[tuple[float, int]]]] = {"skill": defaultdict(list), "domain": defaultdict(list)}
-    cr = {}
-    for task, metrics in results.get("results", {}).items():
-        n = int(results.get("n-samples", {}).get(task, {}).get("effective", 1))
-        if task.startswith(PROBE_TASK) and "accuracy,none" in metrics:
-            domain, skill = task[len(PROBE_TASK):].rsplit("_", 1)
-            by["skill"][skill].append((metrics["accuracy,none"], n))
-            by["domain"][domain].append((metrics["accuracy,none"], n))
-        elif task.startswith(CR_TASK) and "fuzzy,none" in metrics:
-            cr[task[len(CR_TASK):]] = {"fuzzy": metrics["fuzzy,none"], "accuracy": metrics.get("accuracy,none"), "n": n}
-    regions = {col: {k: {"accuracy": sum(a * n for a, n in v) / sum(n for _, n in v), "n": sum(n for _, n in v)}
-                     for k, v in sorted(groups.items())} for col, groups in by.items()}
-    if not regions["skill"]:
-        raise ProfileError(f"{source}: no chartprobe_probes_* task results to build a profile from")
-    return {"schema": SCHEMA, "model": _model_name(results), "source": source,
-            "n": sum(r["n"] for r in regions["skill"].values()), "regions": regions, "complex": cr,
-            "parse_failure_rate": None}
-
-
-def _model_name(results: Mapping[str, Any]) -> str | None:
-    cfg = results.get("config", {})
-    args = cfg.get("model_args")
-    return args if isinstance(args, str) else json.dumps(args) if args else cfg.get("model")
-
-
-def profile_from_lm_eval(folder: str | Path) -> dict[str, Any]:
-    """Profile from an lm-eval ``--output_path`` folder (the newest run in it).
-
-    With ``--log_samples`` files every region column is filled; without them it falls back
-    to :func:`profile_from_results`.
-    """
-    folder = Path(folder)
-    results_files = sorted(glob.glob(str(folder / "**" / "results_*.json"), recursive=True),
-                           key=lambda p: Path(p).name)
-    if not results_files:
-        raise ProfileError(f"{folder}: no lm-eval results_*.json (run lm_eval with --output_path {folder})")
-    newest = Path(results_files[-1])
-    stamp = newest.stem[len("results_"):]
-    results = json.loads(newest.read_text())
-    # Only the probes' samples build the profile; other tasks of the run (transfer tasks such as
-    # lm-eval's chartqa) are carried as lm-eval scored them.
-    samples_files = [p for p in sorted(newest.parent.glob(f"samples_*_{stamp}.jsonl"))
-                     if p.name[len("samples_"):-len(f"_{stamp}.jsonl")].startswith((PROBE_TASK, CR_TASK))]
-    if not samples_files:
-        return {**profile_from_results(results, source=str(folder)), "lm_eval_tasks": lm_eval_only(results)}
-    pairs = []
-    for path in samples_files:
-        for line in path.read_text().splitlines():
-            s = json.loads(line)
-            pairs.append((s["doc"], s["filtered_resps"][0] if s.get("filtered_resps") else ""))
-    return {**profile_from_samples(pairs, model=_model_name(results), source=str(folder)),
-            "lm_eval_tasks": lm_eval_only(results)}
+def _upgrade_v1(profile: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """A v1 file (probes only, accuracy and n per region) as a v2 profile."""
+    regions = {col: {v: cell(float(c["accuracy"]) * int(c.get("n", 0)), int(c.get("n", 0))) for v, c in vals.items()}
+               for col, vals in profile["regions"].items()}
+    kept = {col: {v: c for v, c in vals.items() if v != "complex"} for col, vals in regions.items()}
+    first = next(iter(kept.values()))
+    n = sum(c["n"] for c in first.values())
+    section = {"splits": {}, "tasks": [], "mean": cell(sum(c["correct"] for c in first.values()), n),
+               "regions": kept, "complex": dict(profile.get("complex") or {}),
+               "parse_failure_rate": profile.get("parse_failure_rate")}
+    return make_profile({"probes": section}, model=profile.get("model"), source=profile.get("source") or source,
+                        source_kind="profile v1", lm_eval_tasks=profile.get("lm_eval_tasks"))
 
 
 def validate_profile(profile: Mapping[str, Any], source: str = "profile") -> dict[str, Any]:
-    """Check the ``chartprobe-profile/v1`` shape; return the profile as a dict."""
-    if profile.get("schema") != SCHEMA:
-        raise ProfileError(f"{source}: expected \"schema\": \"{SCHEMA}\", got {profile.get('schema')!r}")
-    regions = profile.get("regions")
-    if not isinstance(regions, Mapping) or not regions:
-        raise ProfileError(f"{source}: 'regions' must map a column to {{value: {{accuracy, n}}}}")
-    for column, values in regions.items():
-        for value, cell in values.items():
-            acc = cell.get("accuracy") if isinstance(cell, Mapping) else None
-            if not isinstance(acc, (int, float)) or not 0.0 <= acc <= 1.0:
-                raise ProfileError(f"{source}: regions.{column}.{value}.accuracy must be in [0, 1], got {acc!r}")
-    return dict(profile)
+    """Check a v2 (or v1) profile's shape; return it as a v2 dict."""
+    schema = profile.get("schema")
+    if schema not in (SCHEMA, SCHEMA_V1):
+        raise ProfileError(f"{source}: expected \"schema\": \"{SCHEMA}\", got {schema!r}")
+    sections = {"probes": profile} if schema == SCHEMA_V1 else profile.get("benchmarks")
+    if not isinstance(sections, Mapping) or not sections:
+        raise ProfileError(f"{source}: 'benchmarks' must map probes/legend to their regions")
+    for bench, section in sections.items():
+        regions = section.get("regions") if isinstance(section, Mapping) else None
+        if not isinstance(regions, Mapping) or not regions:
+            raise ProfileError(f"{source}: 'regions' must map a dimension to {{value: {{accuracy, n}}}}")
+        for dim, values in regions.items():
+            for value, c in values.items():
+                acc = c.get("accuracy") if isinstance(c, Mapping) else None
+                if not isinstance(acc, (int, float)) or not 0.0 <= acc <= 1.0:
+                    raise ProfileError(f"{source}: {bench} regions.{dim}.{value}.accuracy must be in [0, 1], "
+                                       f"got {acc!r}")
+                if schema == SCHEMA_V1 and not isinstance(c.get("n", 0), int):
+                    raise ProfileError(f"{source}: regions.{dim}.{value}.n must be an integer")
+    return _upgrade_v1(profile, source) if schema == SCHEMA_V1 else dict(profile)
 
 
-def load_profile(path: str | Path) -> dict[str, Any]:
-    """A profile from a profile JSON, an lm-eval results JSON, or an lm-eval output folder."""
-    path = Path(path)
-    if path.is_dir():
-        return profile_from_lm_eval(path)
-    if not path.is_file():
-        raise ProfileError(f"{path}: no such profile file or lm-eval output folder")
-    data = json.loads(path.read_text())
-    if "results" in data and "schema" not in data:
-        return profile_from_results(data, source=str(path))
-    return validate_profile(data, str(path))
+def section(profile: Mapping[str, Any], benchmark: str) -> dict[str, Any]:
+    """One benchmark's section of a profile; a clear error naming those it has."""
+    sections = profile.get("benchmarks", {})
+    if benchmark not in sections:
+        raise ProfileError(f"the profile has no {benchmark} rows (it has: {', '.join(sorted(sections)) or 'none'}); "
+                           f"profile the model on chartprobe_{benchmark} tasks first")
+    return sections[benchmark]
 
 
-def region_accuracy(profile: Mapping[str, Any], region: str) -> dict[str, float]:
-    """``{value: accuracy}`` of one region column (what bottleneck selection consumes)."""
-    cells = profile.get("regions", {}).get(region)
+def region_cells(profile: Mapping[str, Any], benchmark: str, dimension: str) -> dict[str, dict[str, Any]]:
+    """``{value: cell}`` of one dimension of one benchmark (what bottleneck selection consumes)."""
+    cells = section(profile, benchmark).get("regions", {}).get(dimension)
     if not cells:
-        raise ProfileError(f"profile has no '{region}' regions (it has: {sorted(profile.get('regions', {}))})")
-    return {v: float(c["accuracy"]) for v, c in cells.items()}
+        have = sorted(section(profile, benchmark).get("regions", {}))
+        raise ProfileError(f"the {benchmark} profile has no '{dimension}' regions (it has: {', '.join(have)})")
+    return dict(cells)
 
 
-def compare(base: Mapping[str, Any], tuned: Mapping[str, Any], columns: Iterable[str] = ("skill", "domain")) -> dict:
-    """Base vs tuned accuracy and delta per region (selected columns) and CR fuzzy per domain."""
-    out: dict[str, Any] = {"base": base.get("model"), "tuned": tuned.get("model"), "regions": {}, "complex": {}}
-    for col in columns:
-        b, t = base.get("regions", {}).get(col, {}), tuned.get("regions", {}).get(col, {})
-        out["regions"][col] = {v: _delta(b[v]["accuracy"], t[v]["accuracy"]) for v in sorted(set(b) & set(t))}
-    b, t = base.get("complex", {}), tuned.get("complex", {})
-    out["complex"] = {d: _delta(b[d]["fuzzy"], t[d]["fuzzy"]) for d in sorted(set(b) & set(t))}
-    # Transfer (ChartProbe §5, LegendBench §5.3 report ChartQA): extra lm-eval tasks of both runs.
-    b, t = base.get("lm_eval_tasks", {}), tuned.get("lm_eval_tasks", {})
-    out["transfer"] = {task: {m: _delta(b[task][m], t[task][m]) for m in sorted(set(b[task]) & set(t[task]))}
-                       for task in sorted(set(b) & set(t))}
-    return out
-
-
-def _delta(base: float, tuned: float) -> dict[str, float]:
-    return {"base": base, "tuned": tuned, "delta": tuned - base}
-
-
-def format_comparison(cmp: Mapping[str, Any]) -> str:
-    """Markdown table of :func:`compare` (percent, like the paper's tables)."""
-    lines = ["| region | base | tuned | Δ |", "|---|---:|---:|---:|"]
-    rows = [(f"{col}={v}", c) for col, cells in cmp["regions"].items() for v, c in cells.items()]
-    rows += [(f"CR {d} (fuzzy)", c) for d, c in cmp["complex"].items()]
-    rows += [(f"{task} {metric} (lm-eval)", c) for task, metrics in cmp.get("transfer", {}).items()
-             for metric, c in metrics.items()]
-    lines += [f"| {name} | {100 * c['base']:.1f} | {100 * c['tuned']:.1f} | {100 * c['delta']:+.1f} |"
-              for name, c in rows]
-    return "\n".join(lines)
+def region_accuracy(profile: Mapping[str, Any], dimension: str, benchmark: str = "probes") -> dict[str, float]:
+    """``{value: accuracy}`` of one dimension."""
+    return {v: float(c["accuracy"]) for v, c in region_cells(profile, benchmark, dimension).items()}

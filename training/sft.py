@@ -1,9 +1,9 @@
-"""LoRA supervised fine-tuning of a VLM on selected ChartProbe probes with TRL's ``SFTTrainer``.
+"""LoRA supervised fine-tuning of a VLM on selected ChartProbe probes or LegendBench rows with TRL's ``SFTTrainer``.
 
     python -m chartprobe.training.sft --model ORG/VLM --skills P+G [--config run.yaml] [...]
     accelerate launch -m chartprobe.training.sft --config run.yaml          # several GPUs
 
-(``chartprobe train`` is the same command.) Steps: load the probe train/validation splits,
+(``chartprobe train`` is the same command.) Steps: load the train/validation splits of ``--data``,
 select rows (``chartprobe.training.select``), format them as vision prompt/completion rows
 (``chartprobe.training.format``), load ``AutoModelForImageTextToText`` + ``AutoProcessor``, wrap the
 language model with LoRA (``chartprobe.training.lora``), train, and save into ``--out``:
@@ -40,12 +40,22 @@ def _precision() -> tuple[str, bool]:
     return "fp32", False
 
 
-def _profile_accuracy(cfg: TrainConfig) -> dict[str, float] | None:
+def _profile(cfg: TrainConfig) -> dict[str, Any] | None:
+    """The base model's capability profile (bottleneck selection only); warn when it was computed
+    on a test split, whose scores are then no longer held out from the selection."""
     if cfg.select != "bottleneck":
         return None
-    from .profile import load_profile, region_accuracy
+    from .data import resolve_source
+    from .profile import section
+    from .profile_sources import load_profile
 
-    return region_accuracy(load_profile(cfg.profile), cfg.region)
+    profile = load_profile(cfg.profile, cfg.profile_model)
+    splits = section(profile, resolve_source(cfg.data).benchmark).get("splits", {})
+    if "test" in splits:
+        log.warning("the profile %s was computed on the test split (%d rows): selection has seen the rows the "
+                    "tuned model is scored on; profile on the validation split (chartprobe_*_val tasks) to keep "
+                    "them held out", cfg.profile, splits["test"])
+    return profile
 
 
 def _sft_args(cfg: TrainConfig, bf16: bool, has_eval: bool):
@@ -88,20 +98,21 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     from trl import SFTTrainer
 
     from .card import model_card
-    from .data import load_splits, select_splits, subset
+    from .data import load_splits, resolve_source, select_splits, subset, training_configs
     from .format import format_dataset
     from .lora import apply_lora, language_model_prefix
 
     set_seed(cfg.seed)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
-    splits = load_splits(cfg.data, cfg.domains)
-    selection = select_splits(cfg, splits, _profile_accuracy(cfg))
+    regions = resolve_source(cfg.data).regions
+    splits = load_splits(cfg.data, training_configs(cfg))
+    selection = select_splits(cfg, splits, _profile(cfg))
     log.info("selected %d train rows %s, %d validation rows", len(selection["train"].ids),
              selection["train"].counts, len(selection["validation"].ids))
-    train_ds = format_dataset(subset(splits["train"], selection["train"].ids))
+    train_ds = format_dataset(subset(splits["train"], selection["train"].ids), regions)
     val_ids = selection["validation"].ids
-    val_ds = format_dataset(subset(splits["validation"], val_ids)) if cfg.eval_at_end and val_ids else None
+    val_ds = format_dataset(subset(splits["validation"], val_ids), regions) if cfg.eval_at_end and val_ids else None
 
     precision, bf16 = _precision()
     processor, model = load_model(cfg, bf16)

@@ -1,0 +1,176 @@
+"""The fine-tuning study of LegendBench §5.3 (and ChartProbe §4's seeds): base vs Random FT vs Bottleneck FT.
+
+``chartprobe train --data legend --budget N --seeds 42,43,44 --eval-tasks chartprobe_legend,chartqa`` runs:
+
+1. the base model on the *validation* split (``--profile-tasks``, default the training configs'
+   ``chartprobe_*_val`` tasks) -> ``profile_base_validation.json``, the capability profile that
+   guides bottleneck selection (a profile that holds test rows is refused: the study reports on
+   the test split); ``--profile FILE`` reuses one instead;
+2. the base model on ``--eval-tasks`` (the held-out test tasks plus any transfer task, e.g.
+   lm-eval's ``chartqa``) -> ``eval/base`` (``--base-eval`` reuses one);
+3. per seed, Random-LB FT and Bottleneck-LB FT at the same budget (same model, same settings,
+   ``--select random`` / ``bottleneck``), each trained into ``<mode>-seed<seed>/`` and evaluated
+   on the same tasks;
+4. ``study.json`` and ``study.md``: per capability region (the benchmark's headline dimension,
+   its mean, ChartProbe's CR fuzzy and every transfer metric) the base value and mean ± sd over
+   seeds of each fine-tuned setting, and the crossed table (ChartProbe's per-domain x skill of
+   its Table 1; LegendBench's capability x chart family) for each setting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from statistics import fmean, stdev
+from typing import Any
+
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
+
+from .config import ConfigError, TrainConfig
+from .loop import LoopConfig, eval_env, lm_eval_argv, run_lm_eval
+from .regions import RegionSet
+
+SETTINGS = ("base", "random", "bottleneck")
+LABELS = {"base": "Base", "random": "Random FT", "bottleneck": "Bottleneck FT"}
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"42,43,44"`` -> ``[42, 43, 44]``; a clear error for anything else."""
+    try:
+        seeds = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"--seeds {text}: give comma-separated integers, e.g. 42,43,44") from None
+    if not seeds or any(s < 0 for s in seeds) or len(set(seeds)) != len(seeds):
+        raise ConfigError(f"--seeds {text}: give distinct non-negative integers, e.g. 42,43,44")
+    return seeds
+
+
+def _stat(values: Sequence[float]) -> dict[str, Any]:
+    return {"mean": fmean(values), "sd": stdev(values) if len(values) > 1 else 0.0, "n_seeds": len(values)}
+
+
+def _rows(profile: Mapping[str, Any], rs: RegionSet) -> dict[str, float]:
+    """The numbers one evaluation contributes to the capability table, by row name."""
+    sec = profile["benchmarks"][rs.name]
+    out = {f"{rs.default_dimension}={v}": c["accuracy"] for v, c in sec["regions"].get(rs.default_dimension, {}).items()}
+    out["all rows"] = sec["mean"]["accuracy"]
+    out.update({f"CR {d} (fuzzy)": c["fuzzy"] for d, c in sec.get("complex", {}).items() if c.get("fuzzy") is not None})
+    out.update({f"{task} {metric} (lm-eval)": value for task, metrics in profile.get("lm_eval_tasks", {}).items()
+                for metric, value in metrics.items() if isinstance(value, (int, float))})
+    return out
+
+
+def study_tables(profiles: Mapping[str, Sequence[Mapping[str, Any]]], rs: RegionSet) -> dict[str, Any]:
+    """Mean ± sd over seeds per setting: the capability table and the crossed table."""
+    capability: dict[str, dict[str, Any]] = {}
+    for setting in SETTINGS:
+        per_run = [_rows(p, rs) for p in profiles.get(setting, [])]
+        for name in sorted({k for r in per_run for k in r}):
+            values = [r[name] for r in per_run if name in r]
+            if values:
+                capability.setdefault(name, {})[setting] = _stat(values)
+    crossed: dict[str, dict[str, Any]] = {}
+    for setting in SETTINGS:
+        cells: dict[str, list[float]] = {}
+        for p in profiles.get(setting, []):
+            for v, c in p["benchmarks"][rs.name]["regions"].get(rs.table_dimension, {}).items():
+                cells.setdefault(v, []).append(c["accuracy"])
+        crossed[setting] = {v: _stat(x) for v, x in sorted(cells.items())}
+    return {"capability": capability, "crossed": crossed, "crossed_dimension": rs.table_dimension,
+            "crossed_title": rs.table_title}
+
+
+def _fmt(stat: Mapping[str, Any] | None, with_sd: bool = True) -> str:
+    if not stat:
+        return "—"
+    mean = f"{100 * stat['mean']:.1f}"
+    return f"{mean} ± {100 * stat['sd']:.1f}" if with_sd and stat["n_seeds"] > 1 else mean
+
+
+def format_study(study: Mapping[str, Any]) -> str:
+    """Markdown: the capability table, then the crossed table of each setting (percent)."""
+    tables = study["tables"]
+    seeds = ", ".join(map(str, study["seeds"]))
+    limit = f" (--limit {study['limit']} per task)" if study.get("limit") else ""
+    profiled = ", ".join(f"{split} {n}" for split, n in sorted(study["profile_splits"].items()))
+    lines = [f"# Fine-tuning study: {study['benchmark']}, budget {study['budget']} rows, seeds {seeds}", "",
+             (f"Selection profiled on {profiled} rows; scored on `{study['tasks']}`{limit}."
+             " Mean ± sd over seeds (percent); the base model is evaluated once."), "",
+             "| capability | " + " | ".join(LABELS[s] for s in SETTINGS) + " |",
+             "|---|" + "---:|" * len(SETTINGS)]
+    for name, by in tables["capability"].items():
+        lines.append(f"| {name} | " + " | ".join(_fmt(by.get(s)) for s in SETTINGS) + " |")
+    title = tables.get("crossed_title") or tables["crossed_dimension"]
+    for setting in SETTINGS:
+        cells = tables["crossed"].get(setting) or {}
+        if not cells:
+            continue
+        rows = sorted({v.split("/", 1)[0] for v in cells})
+        cols = sorted({v.split("/", 1)[1] for v in cells})
+        lines += ["", f"## {LABELS[setting]}: {title}", "",
+                  "| | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
+        lines += [f"| {r} | " + " | ".join(_fmt(cells.get(f"{r}/{c}")) for c in cols) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _base_profile(cfg: TrainConfig, loop: LoopConfig, rs: RegionSet, configs: list[str], env: dict[str, str]) -> Path:
+    """The selection profile: ``--profile`` as given, else the base model on the validation split."""
+    from .profile import ProfileError, section
+    from .profile_sources import load_profile
+
+    out = Path(cfg.out)
+    if cfg.profile:
+        profile, path = load_profile(cfg.profile, cfg.profile_model), Path(cfg.profile)
+    else:
+        folder = out / "eval" / "base_validation"
+        run_lm_eval(lm_eval_argv(cfg.model, loop.profile_tasks or rs.validation_tasks(configs), folder, loop), env,
+                    in_process=loop.eval_in_process)
+        profile, path = load_profile(folder), out / "profile_base_validation.json"
+        atomic_write_files({path: json.dumps(profile, indent=1)})
+    splits = section(profile, rs.name).get("splits", {})
+    if "test" in splits:
+        raise ProfileError(f"the study's selection profile ({path}) holds {splits['test']} test rows: the study "
+                           "reports on the test split, so profile on validation (--profile-tasks chartprobe_*_val)")
+    return path
+
+
+def run_study(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
+    """Run the whole study (see the module docstring); return what ``study.json`` holds."""
+    from .data import resolve_source, training_configs
+    from .profile import section
+    from .profile_sources import load_profile
+    from .sft import train
+
+    seeds = parse_seeds(loop.seeds or "")
+    budget = cfg.budget or cfg.volume_matched
+    if not budget:
+        raise ConfigError("--seeds runs Random FT and Bottleneck FT at the same budget: give --budget N")
+    rs = resolve_source(cfg.data).regions
+    out, env = Path(cfg.out), eval_env(cfg.data)
+    tasks = loop.eval_tasks or rs.test_tasks
+    profile_path = _base_profile(cfg, loop, rs, training_configs(cfg), env)
+    base_dir = Path(loop.base_eval) if loop.base_eval else out / "eval" / "base"
+    if not loop.base_eval:
+        run_lm_eval(lm_eval_argv(cfg.model, tasks, base_dir, loop), env, in_process=loop.eval_in_process)
+    profiles: dict[str, list[dict[str, Any]]] = {"base": [load_profile(base_dir)], "random": [], "bottleneck": []}
+    runs: dict[str, list[str]] = {"base": [str(base_dir)], "random": [], "bottleneck": []}
+    for seed in seeds:
+        for mode in ("random", "bottleneck"):
+            run_out = out / f"{mode}-seed{seed}"
+            run_cfg = replace(cfg, seed=seed, select=mode, out=str(run_out), budget=budget, volume_matched=None,
+                              profile=str(profile_path) if mode == "bottleneck" else None)
+            train(run_cfg)
+            run_lm_eval(lm_eval_argv(cfg.model, tasks, run_out / "eval" / "tuned", loop, adapter=run_out), env,
+                        in_process=loop.eval_in_process)
+            profiles[mode].append(load_profile(run_out / "eval" / "tuned"))
+            runs[mode].append(str(run_out))
+    selection_profile = load_profile(profile_path, cfg.profile_model)
+    study = {"benchmark": rs.name, "model": cfg.model, "seeds": seeds, "budget": budget, "tasks": tasks,
+             "limit": loop.eval_limit, "profile": str(profile_path),
+             "profile_splits": section(selection_profile, rs.name).get("splits", {}), "runs": runs,
+             "tables": study_tables(profiles, rs)}
+    atomic_write_files({out / "study.json": json.dumps(study, indent=1), out / "study.md": format_study(study)})
+    print(format_study(study))
+    return study
