@@ -5,7 +5,7 @@
     chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
                         [--num-proc N] [--quiet] [--judge [--judge-base-url URL] [--judge-model NAME]
                         [--judge-api-key-env NAME] [--judge-cache DIR] [--judge-concurrency N]]
-    chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...]
+    chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...] [--study study.json ...]
                         [--compare A B] [--allow-mixed-releases] [--allow-mixed-scorers]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
 
@@ -91,10 +91,14 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_output(args.out, "--out", folder=True)
     load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
     read_validity(args.validity or ())
+    from .report_study import read_study
+
+    for path in args.study or ():
+        read_study(path)
     with no_new_folders(args.out):
         report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
                               allow_mixed_releases=args.allow_mixed_releases,
-                              allow_mixed_scorers=args.allow_mixed_scorers)
+                              allow_mixed_scorers=args.allow_mixed_scorers, studies=args.study or ())
     for suite, ids in report["mixed_releases"].items():
         print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
     for suite, ids in report["mixed_scorers"].items():
@@ -225,6 +229,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--allow-mixed-scorers", action="store_true",
                    help="report models of one suite scored by different scorers (the typed scorer, an LLM judge, "
                         "another judge model or prompt) side by side (default: refused); the report marks them")
+    r.add_argument("--study", nargs="*", help="study.json files of `chartprobe train --seeds` (base vs Random FT vs "
+                   "Bottleneck FT, mean ± sd over seeds): their tables are added to the report")
     r.set_defaults(func=cmd_report)
 
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")

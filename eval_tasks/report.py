@@ -122,7 +122,7 @@ def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
                  compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
-                 allow_mixed_scorers: bool = False) -> dict[str, Any]:
+                 allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = ()) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
@@ -131,6 +131,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     releases with different content hashes are refused (a PredictionsError, nothing written)
     unless ``allow_mixed_releases``, and the report then says which suites mix releases.
     ``compare=(A, B)`` adds the paired comparison B − A (:mod:`chartprobe.eval_tasks.compare`).
+    ``studies`` (``study.json`` files of ``chartprobe train --seeds``) add their fine-tuning tables
+    (:mod:`.report_study`).
     Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
     the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
     """
@@ -146,6 +148,9 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     comparison = compare_models(merged, *compare) if compare else None
     profiles = _profiles(merged)
     _attach_scorers(profiles, prov, comparison)
+    from .report_study import format_study, read_study
+
+    study_docs = [read_study(p) for p in studies]
     val_docs: list[dict] = []
     for path in validity:
         doc = json.loads(Path(path).read_text())
@@ -157,6 +162,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
                   "lm_eval_tasks": {m: p["lm_eval_tasks"] for m, p in prov.items() if p["lm_eval_tasks"]}}
         if comparison is not None:
             report["compare"] = comparison
+        if study_docs:
+            report["studies"] = study_docs
         files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
         files[out / "report.json"] = json.dumps(report, indent=1, default=str)
         # provenance and the paired comparison go right under the title, before the tables they qualify
@@ -164,6 +171,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
         extra += lm_eval_section({m: p["lm_eval_tasks"] for m, p in prov.items()}, markdown_table)
         title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")
+        body += "".join("\n\n" + format_study(doc, level=2) for doc in study_docs)
         files[out / "report.md"] = "\n\n".join([title, "\n".join(extra), body])
         atomic_write_files(files)
     return report

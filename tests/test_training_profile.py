@@ -240,3 +240,27 @@ def test_study_tables_average_seeds_and_cross_the_benchmark_s_dimension():
     for bad in ("", "4x", "42,42", "-1"):
         with pytest.raises(ConfigError, match="--seeds"):
             parse_seeds(bad)
+
+
+def test_report_adds_the_study_tables(tmp_path):
+    from chartprobe.eval_tasks.report_study import STUDY_FORMAT
+    from chartprobe.training.study import study_tables
+
+    from chartprobe.cli import main
+
+    rs = get_region_set("probes")
+    prof = _probes_profile()
+    study = {"format": STUDY_FORMAT, "benchmark": "probes", "seeds": [42, 43], "budget": 8,
+             "tasks": "chartprobe_probes_bar", "profile_splits": {"validation": 6},
+             "tables": study_tables({"base": [prof], "random": [prof, prof], "bottleneck": [prof, prof]}, rs)}
+    (tmp_path / "study.json").write_text(json.dumps(study))
+    (tmp_path / "empty.json").write_text(json.dumps({"format": "chartprobe-results/1", "models": {}}))
+    assert main(["report", str(tmp_path / "empty.json"), "--study", str(tmp_path / "study.json"),
+                 "--out", str(tmp_path / "report")]) == 0
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "## Fine-tuning study: probes, budget 8 rows, seeds 42, 43" in md
+    assert "### Bottleneck FT: domain x skill" in md and "| skill=perception | 50.0 | 50.0 ± 0.0 |" in md
+    (tmp_path / "bad.json").write_text("{}")
+    assert main(["report", str(tmp_path / "empty.json"), "--study", str(tmp_path / "bad.json"),
+                 "--out", str(tmp_path / "r2")]) == 2
+    assert not (tmp_path / "r2").exists()

@@ -11,7 +11,8 @@
 3. per seed, Random-LB FT and Bottleneck-LB FT at the same budget (same model, same settings,
    ``--select random`` / ``bottleneck``), each trained into ``<mode>-seed<seed>/`` and evaluated
    on the same tasks;
-4. ``study.json`` and ``study.md``: per capability region (the benchmark's headline dimension,
+4. ``study.json`` and ``study.md`` (``chartprobe report --study study.json`` adds them to a report):
+   per capability region (the benchmark's headline dimension,
    its mean, ChartProbe's CR fuzzy and every transfer metric) the base value and mean ± sd over
    seeds of each fine-tuned setting, and the crossed table (ChartProbe's per-domain x skill of
    its Table 1; LegendBench's capability x chart family) for each setting.
@@ -27,13 +28,11 @@ from statistics import fmean, stdev
 from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
+from chartprobe.eval_tasks.report_study import SETTINGS, STUDY_FORMAT, format_study
 
 from .config import ConfigError, TrainConfig
 from .loop import LoopConfig, eval_env, lm_eval_argv, run_lm_eval
 from .regions import RegionSet
-
-SETTINGS = ("base", "random", "bottleneck")
-LABELS = {"base": "Base", "random": "Random FT", "bottleneck": "Bottleneck FT"}
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -80,39 +79,6 @@ def study_tables(profiles: Mapping[str, Sequence[Mapping[str, Any]]], rs: Region
         crossed[setting] = {v: _stat(x) for v, x in sorted(cells.items())}
     return {"capability": capability, "crossed": crossed, "crossed_dimension": rs.table_dimension,
             "crossed_title": rs.table_title}
-
-
-def _fmt(stat: Mapping[str, Any] | None, with_sd: bool = True) -> str:
-    if not stat:
-        return "—"
-    mean = f"{100 * stat['mean']:.1f}"
-    return f"{mean} ± {100 * stat['sd']:.1f}" if with_sd and stat["n_seeds"] > 1 else mean
-
-
-def format_study(study: Mapping[str, Any]) -> str:
-    """Markdown: the capability table, then the crossed table of each setting (percent)."""
-    tables = study["tables"]
-    seeds = ", ".join(map(str, study["seeds"]))
-    limit = f" (--limit {study['limit']} per task)" if study.get("limit") else ""
-    profiled = ", ".join(f"{split} {n}" for split, n in sorted(study["profile_splits"].items()))
-    lines = [f"# Fine-tuning study: {study['benchmark']}, budget {study['budget']} rows, seeds {seeds}", "",
-             (f"Selection profiled on {profiled} rows; scored on `{study['tasks']}`{limit}."
-             " Mean ± sd over seeds (percent); the base model is evaluated once."), "",
-             "| capability | " + " | ".join(LABELS[s] for s in SETTINGS) + " |",
-             "|---|" + "---:|" * len(SETTINGS)]
-    for name, by in tables["capability"].items():
-        lines.append(f"| {name} | " + " | ".join(_fmt(by.get(s)) for s in SETTINGS) + " |")
-    title = tables.get("crossed_title") or tables["crossed_dimension"]
-    for setting in SETTINGS:
-        cells = tables["crossed"].get(setting) or {}
-        if not cells:
-            continue
-        rows = sorted({v.split("/", 1)[0] for v in cells})
-        cols = sorted({v.split("/", 1)[1] for v in cells})
-        lines += ["", f"## {LABELS[setting]}: {title}", "",
-                  "| | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
-        lines += [f"| {r} | " + " | ".join(_fmt(cells.get(f"{r}/{c}")) for c in cols) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
 
 
 def _base_profile(cfg: TrainConfig, loop: LoopConfig, rs: RegionSet, configs: list[str], env: dict[str, str]) -> Path:
@@ -167,7 +133,7 @@ def run_study(cfg: TrainConfig, loop: LoopConfig) -> dict[str, Any]:
             profiles[mode].append(load_profile(run_out / "eval" / "tuned"))
             runs[mode].append(str(run_out))
     selection_profile = load_profile(profile_path, cfg.profile_model)
-    study = {"benchmark": rs.name, "model": cfg.model, "seeds": seeds, "budget": budget, "tasks": tasks,
+    study = {"format": STUDY_FORMAT, "benchmark": rs.name, "model": cfg.model, "seeds": seeds, "budget": budget, "tasks": tasks,
              "limit": loop.eval_limit, "profile": str(profile_path),
              "profile_splits": section(selection_profile, rs.name).get("splits", {}), "runs": runs,
              "tables": study_tables(profiles, rs)}
