@@ -18,7 +18,8 @@ from cli_cases import BAR, NOT_UTF8, TASK, Case, assert_one_error_line, base_fix
 
 from chartprobe.cli import main
 
-COMMANDS = ("build", "render", "push", "list", "tasks-path", "eval", "score", "report", "validate", "train")
+COMMANDS = ("build", "render", "push", "list", "tasks-path", "eval", "score", "report", "validate", "train",
+            "profile")
 GOOD_PRESET = "dataset: smoke\npreset: mine\nseed: 0\nshard_size: 4\nconfigs:\n  default:\n    splits: {test: 4}\n    params: {kind: bar}\n"
 
 
@@ -333,7 +334,7 @@ ROWS = [
                                            "--out", c.path("run")], "nope"),
     row("train", "data-not-trainable", lambda c: ["train", "--model", c.model(), "--data", c.release(),
                                                  "--out", c.path("run")], "training reads chartprobe-legend"),
-    row("train", "region-unknown", lambda c: ["train", "--model", c.model(), "--data", c.probes(),
+    row("train", "region-of-the-other-benchmark", lambda c: ["train", "--model", c.model(), "--data", c.probes(),
                                              "--region", "capability", "--out", c.path("run")],
         "probes regions are skill"),
     row("train", "seeds-bad", lambda c: ["train", "--model", c.model(), "--data", c.probes(), "--seeds", "42,x",

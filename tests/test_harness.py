@@ -27,7 +27,9 @@ from tiny_vlm import build_tiny_vlm
 PROBE_LEAVES = [f"chartprobe_probes_{d}_{s}" for d in ("bar", "hbar", "pie", "shapes")
                 for s in ("perception", "grounding", "reasoning")]
 CR_LEAVES = [f"chartprobe_cr_{d}" for d in ("bar", "pie", "shapes")]
-TAGS = ["chartprobe_complex", "chartprobe_grounding", "chartprobe_perception", "chartprobe_reasoning",
+CR_OOD_LEAVES = [f"chartprobe_cr_ood_{d}" for d in ("bar", "pie", "shapes")]  # out-of-template CR
+VAL_LEAVES = [f"chartprobe_probes_val_{d}" for d in ("bar", "hbar", "pie", "shapes")] + ["chartprobe_legend_val"]
+TAGS = ["chartprobe_complex", "chartprobe_complex_ood", "chartprobe_val", "chartprobe_grounding", "chartprobe_perception", "chartprobe_reasoning",
         *(f"chartprobe_probes_{d}" for d in ("bar", "hbar", "pie", "shapes"))]
 FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
                   ("bars", "lines", "shares", "distributions", "timelines", "resolution"))]
@@ -36,7 +38,8 @@ PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES]  # the released protocol, ta
 VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
-EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *FAMILY_LEAVES, *JUDGE_LEAVES,
+EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *CR_OOD_LEAVES, *VAL_LEAVES,
+                         *FAMILY_LEAVES, *JUDGE_LEAVES,
                          *PAPER_LEAVES, "chartprobe_paper", *VOTE_LEAVES, "chartprobe_vote", *LEGEND_LEAVES,
                          *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
@@ -100,7 +103,7 @@ def test_include_path_lists_exactly_the_expected_tasks_and_tags():
     assert all(n.startswith("chartprobe_") or n == "chartprobe" for n in names)
     # The umbrella group aggregates exactly the benchmark leaves (and never matches 'chartprobe_*').
     group = _task_manager().task_index["chartprobe"].cfg
-    assert sorted(group["task"]) == sorted(PROBE_LEAVES + CR_LEAVES)
+    assert sorted(group["task"]) == sorted(PROBE_LEAVES + CR_LEAVES + CR_OOD_LEAVES)  # never the validation tasks
 
 
 @pytest.mark.parametrize("metadata,tokens", [

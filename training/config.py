@@ -135,7 +135,9 @@ def add_config_arguments(parser: argparse.ArgumentParser, cls: type = TrainConfi
     for f in dataclasses.fields(cls):
         kind = _scalar(hints[f.name])
         flag = "--" + f.name.replace("_", "-")
-        kw: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS, "help": docs.get(f.name, "")}
+        # argparse %-formats help text: a literal "95%" must reach it as "95%%"
+        kw: dict[str, Any] = {"dest": f.name, "default": argparse.SUPPRESS,
+                              "help": docs.get(f.name, "").replace("%", "%%")}
         if kind is bool:
             kw["action"] = argparse.BooleanOptionalAction
         elif typing.get_origin(kind) is list:
