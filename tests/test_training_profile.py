@@ -264,3 +264,15 @@ def test_report_adds_the_study_tables(tmp_path):
     assert main(["report", str(tmp_path / "empty.json"), "--study", str(tmp_path / "bad.json"),
                  "--out", str(tmp_path / "r2")]) == 2
     assert not (tmp_path / "r2").exists()
+
+
+def test_a_task_whose_samples_cannot_be_scored_is_skipped_whole(tmp_path):
+    _write_lm_eval_folder(tmp_path, "2026-02-01T00-00-00.1", {})
+    run = tmp_path / "org__model"
+    broken = [json.dumps({"doc": _doc(7, "perception"), "filtered_resps": ["3"]}),
+              json.dumps({"doc": {"id": "no-columns"}, "filtered_resps": ["3"]})]
+    (run / "samples_chartprobe_probes_pie_perception_2026-02-01T00-00-00.1.jsonl").write_text("\n".join(broken))
+    p = profile_from_lm_eval(tmp_path)
+    assert "cannot be scored" in p["skipped_tasks"]["chartprobe_probes_pie_perception"]
+    assert p["benchmarks"]["probes"]["tasks"] == ["chartprobe_probes_bar_perception"]
+    assert p["benchmarks"]["probes"]["mean"]["n"] == 5  # the good row of the broken task is not counted either

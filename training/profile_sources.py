@@ -103,23 +103,23 @@ def profile_from_lm_eval(folder: str | Path) -> dict[str, Any]:
             if reason:
                 skipped[task] = reason
             continue
+        split, mine = _split_of(task), {}
+        try:  # a task counts whole or not at all
+            for line in path.read_text().splitlines():
+                if not line.strip():
+                    continue
+                s = json.loads(line)
+                doc, resps = s.get("doc") or {}, s.get("filtered_resps")
+                prediction = resps[0] if resps else ""
+                if isinstance(prediction, list):  # lm-eval nests repeats: [[text]]
+                    prediction = prediction[0] if prediction else ""
+                mine[str(doc.get("id", f"{task}:{s.get('doc_id')}"))] = (
+                    task, split, sets[bench].score(doc, str(prediction)))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSON errors are ValueErrors
+            skipped[task] = f"its samples cannot be scored ({type(exc).__name__}: {exc})"
+            continue
         sampled.add(task)
-        split = _split_of(task)
-        for line in path.read_text().splitlines():
-            if not line.strip():
-                continue
-            s = json.loads(line)
-            doc, resps = s.get("doc") or {}, s.get("filtered_resps")
-            prediction = resps[0] if resps else ""
-            if isinstance(prediction, list):  # lm-eval nests repeats: [[text]]
-                prediction = prediction[0] if prediction else ""
-            try:
-                record = sets[bench].score(doc, str(prediction))
-            except (KeyError, TypeError, ValueError) as exc:
-                skipped[task] = f"its logged documents lack row columns ({type(exc).__name__}: {exc})"
-                sampled.discard(task)
-                break
-            rows[bench][str(doc.get("id", f"{task}:{s.get('doc_id')}"))] = (task, split, record)
+        rows[bench].update(mine)
     for task in results.get("results", {}):  # tasks without samples files, and groups (not listed)
         bench, reason = _route(task)
         if bench is not None and task not in sampled:
