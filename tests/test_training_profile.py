@@ -276,3 +276,13 @@ def test_a_task_whose_samples_cannot_be_scored_is_skipped_whole(tmp_path):
     assert "cannot be scored" in p["skipped_tasks"]["chartprobe_probes_pie_perception"]
     assert p["benchmarks"]["probes"]["tasks"] == ["chartprobe_probes_bar_perception"]
     assert p["benchmarks"]["probes"]["mean"]["n"] == 5  # the good row of the broken task is not counted either
+
+
+def test_a_region_set_must_implement_the_contract():
+    from chartprobe.training.regions import RegionSet
+
+    class Half(RegionSet):  # dimensions, score, prompt and validation_tasks missing
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -54,7 +55,7 @@ def crossed(first: Callable[[Row], str | None], second: Callable[[Row], str | No
     return key
 
 
-class RegionSet:
+class RegionSet(abc.ABC):
     """A trainable benchmark's regions and row conventions (subclasses set the class attributes)."""
 
     name: ClassVar[str]
@@ -76,17 +77,20 @@ class RegionSet:
     test_tasks: ClassVar[str]
     """lm-eval tasks (comma-separated) the closed loop reports on by default: the held-out test splits."""
 
+    @abc.abstractmethod
     def validation_tasks(self, configs: list[str]) -> str:
         """lm-eval tasks over the validation split of ``configs``: what the base model is profiled on."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def dimensions(self) -> dict[str, Dimension]:
         """Every dimension, by name."""
-        raise NotImplementedError
+        ...
 
+    @abc.abstractmethod
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         """The scored record of one prediction (it has ``correct``) with the row's region columns."""
-        raise NotImplementedError
+        ...
 
     def correct(self, record: Row) -> float:
         """The 0/1 outcome a profile counts for a scored record."""
@@ -96,9 +100,10 @@ class RegionSet:
         """Rows never trained on and profiled apart (ChartProbe's held-out complex reasoning)."""
         return False
 
+    @abc.abstractmethod
     def prompt(self, row: Row) -> str:
         """The user text of one row, equal to its lm-eval task prompt without the image placeholder."""
-        raise NotImplementedError
+        ...
 
     def extra(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """Benchmark-specific profile entries over every scored record (default: none)."""
