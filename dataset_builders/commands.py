@@ -57,22 +57,6 @@ _BUILDING_WITH_WORKERS = False
 def _ignore_ctrl_c_in_workers() -> None:
     if _BUILDING_WITH_WORKERS:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        sys.unraisablehook = _quiet_split_teardown
-
-
-def _quiet_split_teardown(unraisable: Any) -> None:
-    """A build worker's hook for exceptions Python can only print ("Exception ignored in ...").
-
-    After Ctrl-C the parent shuts the pool's queue down while a worker is mid-split; the
-    worker's ``queue.put`` fails and datasets' ``_prepare_split_single`` generator, which
-    yields in a ``finally``, is closed and raises "generator ignored GeneratorExit": a
-    traceback on the terminal for an interrupt the parent already reports in one line. That
-    one case is dropped; any other goes to Python's default hook.
-    """
-    code = getattr(unraisable.object, "gi_code", None)
-    if unraisable.exc_type is RuntimeError and getattr(code, "co_name", "") == "_prepare_split_single":
-        return
-    sys.__unraisablehook__(unraisable)
 
 
 @contextlib.contextmanager

@@ -286,37 +286,3 @@ def test_ctrl_c_hook_is_scoped_to_the_build():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           preexec_fn=_default_ctrl_c)
     assert proc.stdout.strip() == "True"
-
-
-def test_build_workers_drop_only_datasets_split_teardown_noise(capsys):
-    # datasets' _prepare_split_single yields in a `finally`: closed mid-split (the parent was
-    # interrupted) it raises "generator ignored GeneratorExit", which Python can only print.
-    import gc
-    import sys
-
-    from chartprobe.dataset_builders.commands import _quiet_split_teardown
-
-    def _prepare_split_single():
-        try:
-            yield 1
-        finally:
-            yield 2
-
-    def other():
-        try:
-            yield 1
-        finally:
-            yield 2
-
-    old = sys.unraisablehook
-    sys.unraisablehook = _quiet_split_teardown
-    try:
-        for make in (_prepare_split_single, other):
-            gen = make()
-            next(gen)
-            del gen  # closed on collection: GeneratorExit, then the finally's yield
-            gc.collect()
-    finally:
-        sys.unraisablehook = old
-    err = capsys.readouterr().err
-    assert "other" in err and "_prepare_split_single" not in err and "generator ignored GeneratorExit" in err

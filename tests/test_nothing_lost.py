@@ -218,7 +218,7 @@ def test_full_disk_during_the_parquet_write_of_a_build_keeps_the_previous_releas
         (folder / config).mkdir(parents=True, exist_ok=True)
         (folder / config / f"{split}-00000-of-00001.parquet").write_bytes(b"PAR1 cut off")
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-    monkeypatch.setattr(hub, "_write_parquet", full)
+    monkeypatch.setattr(hub, "write_split", full)
     _fails_on_full_disk(["build", "smoke", "--preset", str(new_preset), "--out", str(out),
                          "--overwrite", "--quiet"], capsys)
     _assert_previous_intact(out, before, tmp_path / "hf")

@@ -116,6 +116,10 @@ class FamiliesDataset(DatasetBuilder):
         base = _common(preset, key, source, members[0], params)
         yield from make_rows(base, members)
 
+    def derived_from(self, config: str) -> str | None:
+        """Every config but ``all`` (the groups, ``resolution``) comes from ``all`` (``derive.py``)."""
+        return None if config == "all" else "all"
+
     def derive(self, preset: Preset, config: str, split: str, built: dict[str, dict[str, Any]]) -> Any | None:
         """Group and ``resolution`` configs are selected or rescaled from ``all`` (``derive.py``)."""
         from .derive import derived

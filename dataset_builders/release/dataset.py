@@ -83,6 +83,14 @@ class DatasetBuilder(abc.ABC):
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
         """Yield the rows of one item; must depend only on ``(preset, config, split, key)``."""
 
+    def derived_from(self, config: str) -> str | None:
+        """The config :meth:`derive` computes ``config`` from, or None (generated from its items).
+
+        The build generates every other config first, through one stream of items, then
+        derives these; the default derives nothing.
+        """
+        return None
+
     def derive(self, preset: Preset, config: str, split: str, built: dict[str, dict[str, Any]]) -> Any | None:
         """``config``/``split`` computed from configs already in ``built``, or None to generate it.
 

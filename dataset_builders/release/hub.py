@@ -9,9 +9,10 @@ A release folder looks exactly like a Hub dataset repo::
 so ``load_dataset(folder, config, split=...)`` reads it offline exactly as
 ``load_dataset("chartprobe/chartprobe-<name>", config, revision=tag)`` reads the Hub.
 
-Rows are produced through ``datasets.Dataset.from_generator`` over fixed-size shards of
-item keys; ``--num-proc`` only decides how many processes consume those shards, so the
-rows, their order and the content hash never depend on it. Everything is written into a
+Rows are produced item by item by one worker pool per build (``pool.py``), in key order;
+``--num-proc`` only decides how many processes build the items, so the rows, their order
+and the content hash never depend on it. Each distinct image is stored once per row group
+(``parquet.py``). Everything is written into a
 temporary sibling folder, verified, and renamed into place by ``swap.py``, so a crash leaves
 no half release and the previous release stays in place until the new one is complete.
 """
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +30,11 @@ from ..core.atomic import atomic_write
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
 from .labels import as_text
+from .parquet import MAX_SHARD_BYTES, write_split
 from .preset import Preset, load_preset, preset_path
 from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
-__all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash"]
-
-MAX_SHARD_BYTES = 500 * 1024 * 1024
-"""Parquet files are split so that none holds more than this much Arrow data."""
+__all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash", "finish"]
 
 
 class ReleaseError(RuntimeError):
@@ -50,44 +48,6 @@ class ReleaseInfo:
     path: Path
     content_hash: str
     num_rows: dict[str, dict[str, int]]
-
-
-def _generate(shards: list[list[str]], dataset: str, config: str, split: str, preset_json: str):
-    """Generator run by ``Dataset.from_generator`` (top level so worker processes can pickle it)."""
-    preset = _preset_from_json(preset_json)
-    builder = DATASETS.get(dataset)()
-    for shard in shards:
-        for key in shard:
-            yield from builder.build_item(preset, config, split, key)
-
-
-def _preset_from_json(text: str) -> Preset:
-    from .preset import ConfigPreset
-
-    raw = json.loads(text)
-    raw["configs"] = {k: ConfigPreset(**v) for k, v in raw["configs"].items()}
-    return Preset(**raw)
-
-
-def _build_split(builder, preset: Preset, config: str, split: str, num_proc: int, cache_dir: Path):
-    from datasets import Dataset
-    from datasets.exceptions import DatasetGenerationError
-
-    keys = builder.item_keys(preset, config, split)
-    shards = [keys[i:i + preset.shard_size] for i in range(0, len(keys), preset.shard_size)]
-    if not shards:
-        return Dataset.from_dict({}, features=builder.features(config))
-    gen_kwargs = {"shards": shards, "dataset": builder.name, "config": config, "split": split,
-                  "preset_json": preset.to_json()}
-    try:
-        return Dataset.from_generator(
-            _generate, features=builder.features(config), gen_kwargs=gen_kwargs,
-            num_proc=min(num_proc, len(shards)) if num_proc > 1 else None,
-            cache_dir=str(cache_dir), split=split)
-    except DatasetGenerationError as exc:  # surface the builder's own error, not the wrapper
-        cause = exc.__cause__ or exc
-        raise ReleaseError(f"building {builder.name} {config}/{split} failed: "
-                           f"{type(cause).__name__}: {cause}") from exc
 
 
 def content_hash(release: dict[str, dict[str, Any]]) -> str:
@@ -118,17 +78,6 @@ def _row_digest(row: dict[str, Any]) -> bytes:
 
     text = json.dumps({k: plain(v) for k, v in row.items()}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).digest()
-
-
-def _write_parquet(ds, folder: Path, config: str, split: str) -> list[str]:
-    n = max(1, math.ceil(ds.data.nbytes / MAX_SHARD_BYTES))
-    (folder / config).mkdir(parents=True, exist_ok=True)
-    names = []
-    for i in range(n):
-        rel = f"{config}/{split}-{i:05d}-of-{n:05d}.parquet"
-        ds.shard(n, i, contiguous=True).to_parquet(str(folder / rel))
-        names.append(rel)
-    return names
 
 
 def build_release(name: str, out_root: str | Path, preset: str | Path | Preset = "small", *,
@@ -209,18 +158,29 @@ def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str 
 
 def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None,
                            progress: bool):
+    from .plan import complete, generate, split_steps
+    from .pool import ItemFailed, item_pool
+
+    direct, later = split_steps(builder, recipe)
+    try:
+        with item_pool(builder.name, recipe, num_proc) as run:
+            built = generate(builder, recipe, direct, run, tmp / "cache", progress=progress)
+            built = complete(builder, recipe, built, later, run, tmp / "cache", progress=progress)
+    except ItemFailed as exc:  # the builder's own error, in one line naming the item
+        raise ReleaseError(f"building {builder.name} {exc}") from None
+    return finish(builder, recipe, built, tmp, command, progress)
+
+
+def finish(builder, recipe: Preset, built: dict[str, dict[str, Any]], tmp: Path, command: str | None,
+           progress: bool):
+    """Verify, hash and write a complete release into ``tmp/release`` (card and files).
+
+    Shared by a build and by ``chartprobe merge``, so a merged release is checked, hashed and
+    described exactly as an unsharded one. Returns ``(content hash, row counts)``.
+    """
     from datasets.utils.logging import disable_progress_bar
-    from tqdm.auto import tqdm
 
     release_dir = tmp / "release"
-    cache_dir = tmp / "cache"
-    built: dict[str, dict[str, Any]] = {}
-    steps = [(c, s) for c, cp in recipe.configs.items() for s in cp.splits]
-    for config, split in tqdm(steps, desc=f"building {builder.repo_name}", unit="split",
-                              disable=not progress):
-        derived = builder.derive(recipe, config, split, built)
-        built.setdefault(config, {})[split] = (derived if derived is not None else
-                                               _build_split(builder, recipe, config, split, num_proc, cache_dir))
     texts = {c: {s: as_text(ds) for s, ds in splits.items()} for c, splits in built.items()}
     try:
         builder.verify(texts)  # builders check names, not a ClassLabel's integers
@@ -228,7 +188,7 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
         raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
     digest = content_hash(texts)  # over names: the hash does not follow the label encoding
     disable_progress_bar()
-    files = {c: {s: _write_parquet(ds, release_dir, c, s) for s, ds in splits.items()}
+    files = {c: {s: write_split(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}
     num_rows = {c: {s: len(ds) for s, ds in splits.items()} for c, splits in built.items()}
     write_card(release_dir, builder, recipe, built, files, digest,
@@ -240,6 +200,6 @@ def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, co
             raise ReleaseError(f"card file {rel!r} escapes the release folder")
         atomic_write(target, payload)
     built.clear()  # drop the memory-mapped datasets before their cache folder is deleted
-    shutil.rmtree(cache_dir, ignore_errors=True)
+    texts.clear()
+    shutil.rmtree(tmp / "cache", ignore_errors=True)
     return digest, num_rows
-

@@ -6,7 +6,7 @@ path given with ``--preset``)::
     dataset: smoke
     preset: small
     seed: 0
-    shard_size: 4          # items per generator shard (never depends on --num-proc)
+    shard_size: 4          # read for older presets; items now go to workers one at a time
     configs:
       default:
         splits: {test: 20}

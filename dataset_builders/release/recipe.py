@@ -48,7 +48,7 @@ class Preset:
     preset: str
     seed: int
     configs: dict[str, ConfigPreset]
-    shard_size: int = 8
+    shard_size: int = 8  # still read and checked so older presets load; the build hands out single items
 
     def __post_init__(self) -> None:
         # Presets are also made in code (``build_release(seed=...)`` replaces the seed), not

@@ -1,0 +1,139 @@
+"""One worker pool per build, fed item by item, writing each split to an Arrow file as it arrives.
+
+``Dataset.from_generator`` started a pool per split (15 for probes) and gave each worker a
+fixed contiguous block of shards, so a build on 2 cores topped out at about 1.5x and paid
+for a process start per split. Here one pool serves every config and split of a build: its
+workers are forked once, after matplotlib, the fonts and the builders are loaded in the
+parent (so they start warm), and they take one *item* at a time (``imap``, chunk size 1),
+so a slow chart never leaves the other worker idle behind a fixed block.
+
+Results come back in submission order, so the rows, their order and the content hash never
+depend on the number of processes. The parent encodes each row with the split's features
+into an Arrow file in the work folder (memory-mapped afterwards: peak memory does not grow
+with the release). Ctrl-C: workers ignore SIGINT (``commands._workers_ignore_ctrl_c``) and
+the parent terminates the pool on any exit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .dataset import DATASETS
+from .preset import ConfigPreset, Preset
+
+__all__ = ["ItemFailed", "SplitJob", "build_splits", "item_pool", "total_items"]
+
+
+@dataclass(frozen=True)
+class SplitJob:
+    """One config/split to generate, with the item keys it is made of (in release order)."""
+
+    config: str
+    split: str
+    keys: tuple[str, ...]
+
+
+class ItemFailed(RuntimeError):
+    """A builder raised while building one item; the message names the split, the item and the error."""
+
+
+_WORKER: dict[str, Any] = {}
+"""Per process: the dataset builder and the parsed preset, made once and reused for every item."""
+
+
+def _preset_from_json(text: str) -> Preset:
+    import json
+
+    raw = json.loads(text)
+    raw["configs"] = {k: ConfigPreset(**v) for k, v in raw["configs"].items()}
+    return Preset(**raw)
+
+
+def _setup(dataset: str, preset_json: str) -> None:
+    """Make this process's builder and preset (the parent for 1 process, each worker otherwise)."""
+    _WORKER.update(builder=DATASETS.get(dataset)(), preset=_preset_from_json(preset_json))
+
+
+def _build_item(task: tuple[str, str, str]) -> list[dict]:
+    """Every row of one item (top level, so a worker process can run it)."""
+    config, split, key = task
+    try:
+        return list(_WORKER["builder"].build_item(_WORKER["preset"], config, split, key))
+    except Exception as exc:  # noqa: BLE001 - any builder error: named here, where the item is known
+        raise ItemFailed(f"{config}/{split} item {key!r}: {type(exc).__name__}: {exc}") from None
+
+
+def _warm() -> None:
+    """Load what every render needs before forking, so each worker starts warm and shares it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import font_manager
+
+    font_manager.findfont(font_manager.FontProperties())  # builds/loads the font cache once
+
+
+@contextlib.contextmanager
+def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
+    """A ``map``-like callable over item tasks: in process for 1, else one warm forked pool.
+
+    The pool is terminated on every exit (an error or Ctrl-C included), so no worker outlives
+    the build.
+    """
+    preset_json = preset.to_json()
+    _setup(dataset, preset_json)  # the parent's own copy: derivation and 1-process builds use it
+    if num_proc <= 1:
+        yield lambda tasks: map(_build_item, tasks)
+        return
+    _warm()
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    # spawn (no fork on this platform) starts bare: the initializer rebuilds the state there.
+    pool = ctx.Pool(num_proc, initializer=_setup, initargs=(dataset, preset_json))
+    try:
+        yield lambda tasks: pool.imap(_build_item, tasks, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def build_splits(run: Any, jobs: list[SplitJob], features_of: Any, cache_dir: Path,
+                 progress: Any = None) -> dict[tuple[str, str], Any]:
+    """Generate every job through ``run`` (from :func:`item_pool`) as one stream of items.
+
+    Returns ``(config, split) -> datasets.Dataset`` memory-mapped from its Arrow file. All
+    items of all jobs are queued at once, so the pool never waits at a split boundary.
+    ``progress`` (a tqdm bar or None) advances by one per item.
+    """
+    from datasets import Dataset
+    from datasets.arrow_writer import ArrowWriter
+
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tasks = ((job.config, job.split, key) for job in jobs for key in job.keys)
+    results = iter(run(tasks))
+    out: dict[tuple[str, str], Any] = {}
+    for job in jobs:
+        features = features_of(job.config)
+        if not job.keys:
+            out[job.config, job.split] = Dataset.from_dict({}, features=features, split=job.split)
+            continue
+        path = cache_dir / f"{job.config}-{job.split}.arrow"  # unique within a build
+        with ArrowWriter(features=features, path=str(path)) as writer:
+            for _ in job.keys:
+                for row in next(results):
+                    writer.write(row)
+                if progress is not None:
+                    progress.update(1)
+            writer.finalize()
+        out[job.config, job.split] = Dataset.from_file(str(path), split=job.split)
+    return out
+
+
+def total_items(jobs: Iterable[SplitJob]) -> int:
+    """How many items ``jobs`` hold (the progress bar's total)."""
+    return sum(len(job.keys) for job in jobs)
