@@ -1,6 +1,8 @@
 """The ``chartprobe`` command line, composed from the three faces.
 
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
+                      [--shard I/N]
+    chartprobe merge  SHARD_DIR [SHARD_DIR ...] --out DIR [--overwrite]   (the shards' release, same hash)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
@@ -40,6 +42,7 @@ _NO_DEBUG_FLAG = ("eval",)  # its arguments all belong to lm_eval, --debug inclu
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser (also used to document the CLI in the README)."""
     from chartprobe.dataset_builders import commands as builder_commands
+    from chartprobe.dataset_builders import merge_cli
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks import export_cli, lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
@@ -50,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--debug", action="store_true", help="show the full traceback of any error (for bug reports)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     builder_commands.add_parsers(sub)     # build, render, push, list
+    merge_cli.add_parser(sub)             # merge
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     lmms_cli.add_parsers(sub)             # lmms-tasks-path
     add_train_parser(sub)                 # train

@@ -1,6 +1,7 @@
 """The dataset-builder commands of ``chartprobe``: ``build``, ``render``, ``push`` and ``list``.
 
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
+                      [--shard I/N]    # one key range per machine; `chartprobe merge` (merge_cli.py) joins them
                       [--tables DIR]   # legend only: ChartBench data tables as the chart data
                       [--released DIR] # judge, families: import the paper's released data (RELEASED_IMPORTERS)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.atomic import atomic_write  # re-exported: the one atomic write, shared by every command
+from .merge_cli import shard_arg
 
 __all__ = ["LISTABLE", "RELEASED_IMPORTERS", "add_parsers", "atomic_write", "known_errors", "listable"]
 
@@ -109,9 +111,15 @@ def _check_build(args: argparse.Namespace, names: list[str]) -> None:
         raise UsageError("--preset FILE is one dataset's recipe; `build all` takes a bundled preset name")
     check_output(args.out, "--out", folder=True)
     for name in names:  # `all` must not stop at the third dataset and leave two new releases
-        final = Path(args.out) / DATASETS.get(name)().repo_name
+        final = Path(args.out) / _target(DATASETS.get(name)().repo_name, args.shard)
         if final.exists() and not args.overwrite:
             raise UsageError(f"{final} already exists (pass --overwrite to replace it)")
+
+
+def _target(repo_name: str, shard: tuple[int, int] | None) -> str:
+    from .release.shards import shard_name
+
+    return repo_name if shard is None else shard_name(repo_name, shard)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -132,7 +140,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         for name in names:
             info = build_release(name, args.out, preset, num_proc=args.num_proc, seed=args.seed,
                                  overwrite=args.overwrite, command=command, progress=not args.quiet,
-                                 params=params)
+                                 params=params, shard=args.shard)
             rows = sum(n for splits in info.num_rows.values() for n in splits.values())
             print(f"{info.path}\t{rows} rows\tsha256:{info.content_hash}")
     return 0
@@ -247,6 +255,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--seed", type=_seed_arg, default=None, help="override the preset's seed (0 .. 2**63-1)")
     b.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.add_argument("--shard", metavar="I/N", type=shard_arg, default=None,
+                   help="build only the I-th of N key ranges of every split into chartprobe-<dataset>-shard-I-of-N/ "
+                        "(0-based; one per machine, e.g. a Slurm array index); `chartprobe merge` assembles them")
     b.add_argument("--tables", metavar="DIR", default=None,
                    help="legend only: draw the charts' data from ChartBench data tables in DIR (its released "
                         "layout: QA/<QA_type>/<chart_type>/<image_type>/meta.json indexing data/.../<n>.txt, each "

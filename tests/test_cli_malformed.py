@@ -19,7 +19,7 @@ from cli_cases import BAR, NOT_UTF8, TASK, Case, assert_one_error_line, base_fix
 from chartprobe.cli import main
 
 COMMANDS = ("build", "render", "push", "list", "tasks-path", "eval", "score", "report", "validate", "train",
-            "profile")
+            "profile", "merge")
 GOOD_PRESET = "dataset: smoke\npreset: mine\nseed: 0\nshard_size: 4\nconfigs:\n  default:\n    splits: {test: 4}\n    params: {kind: bar}\n"
 
 
@@ -101,6 +101,16 @@ ROWS = [
     row("build", "num-proc-zero", lambda c: ["build", "smoke", "--num-proc", "0", "--out", c.path("out")], "--num-proc"),
     row("build", "num-proc-not-int", lambda c: ["build", "smoke", "--num-proc", "two", "--out", c.path("out")],
         "invalid int value: 'two'"),
+    row("build", "shard-past-the-count", lambda c: ["build", "smoke", "--shard", "3/3", "--out", c.path("out")],
+        "0 <= I < N"),
+    row("build", "shard-not-a-fraction", lambda c: ["build", "smoke", "--shard", "half", "--out", c.path("out")],
+        "must be I/N"),
+    row("merge", "not-a-shard", lambda c: ["merge", c.folder("d"), "--out", c.path("out")], "not a shard folder"),
+    row("merge", "bad-manifest", lambda c: ["merge", str(Path(c.file("s/shard.json", "{")).parent), "--out",
+                                            c.path("out")], "cannot read"),
+    row("merge", "num-proc-zero", lambda c: ["merge", c.folder("d"), "--num-proc", "0", "--out", c.path("out")],
+        "--num-proc"),
+    row("merge", "out-is-file", lambda c: ["merge", c.folder("d"), "--out", c.file("f", "x")], "not a folder"),
     row("build", "seed-negative", lambda c: ["build", "smoke", "--seed", "-1", "--out", c.path("out")], "--seed"),
     row("build", "out-is-file", lambda c: ["build", "smoke", "--out", c.file("f", "x")], "not a folder"),
     row("build", "out-under-file", lambda c: ["build", "smoke", "--out", c.file("f", "x") + "/sub"], "not a folder"),

@@ -31,7 +31,9 @@ from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
 from .labels import as_text
 from .parquet import MAX_SHARD_BYTES, write_split
+from .plan import datasets_bars_off
 from .preset import Preset, load_preset, preset_path
+from .shards import check_shard, shard_name, write_shard
 from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
 __all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash", "finish"]
@@ -83,7 +85,7 @@ def _row_digest(row: dict[str, Any]) -> bytes:
 def build_release(name: str, out_root: str | Path, preset: str | Path | Preset = "small", *,
                   num_proc: int = 1, seed: int | None = None, overwrite: bool = False,
                   command: str | None = None, progress: bool = False,
-                  params: dict[str, Any] | None = None) -> ReleaseInfo:
+                  params: dict[str, Any] | None = None, shard: tuple[int, int] | None = None) -> ReleaseInfo:
     """Build dataset ``name`` with a preset (bundled name, YAML path, or a :class:`Preset` made in
     code, e.g. an importer's recipe for released data) into ``out_root``.
 
@@ -95,6 +97,9 @@ def build_release(name: str, out_root: str | Path, preset: str | Path | Preset =
     only once the new one is written and verified: if this raises (``KeyboardInterrupt``
     included), the previous release is in place as it was. What killed builds left in
     ``out_root`` is cleaned up first (see :func:`~.swap.clean_leftovers`).
+
+    ``shard=(i, n)`` builds only the ``i``-th of ``n`` key ranges of every generated split into
+    ``chartprobe-<name>-shard-<i>-of-<n>`` (``shards.py``); ``chartprobe merge`` assembles them.
     """
     builder = DATASETS.get(name)()
     if isinstance(preset, Preset):  # made in code: checked against the builder with its params below
@@ -111,18 +116,22 @@ def build_release(name: str, out_root: str | Path, preset: str | Path | Preset =
     if num_proc < 1:
         raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
     out_root = Path(out_root)
-    final = out_root / builder.repo_name
+    target = builder.repo_name if shard is None else shard_name(builder.repo_name, shard)
+    final = out_root / target
     if out_root.is_dir():  # first, so that a previous release a killed build left aside is back
         clean_leftovers(out_root)
     if final.exists() and not overwrite:
         raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
     out_root.mkdir(parents=True, exist_ok=True)
-    with workdir(out_root, builder.repo_name) as tmp:
-        digest, num_rows = _build_into(builder, recipe, tmp, num_proc, command, progress)
+    with workdir(out_root, target) as tmp, datasets_bars_off():
+        if shard is not None:
+            digest, num_rows = write_shard(builder, recipe, shard, tmp, num_proc, progress)
+        else:
+            digest, num_rows = _build_splits_and_card(builder, recipe, tmp, num_proc, command, progress)
         try:
-            check_written(tmp / "release", num_rows)
+            (check_shard if shard is not None else check_written)(tmp / "release", num_rows)
         except ValueError as exc:
-            raise ReleaseError(f"{builder.repo_name}: the written files are not the build: {exc}") from None
+            raise ReleaseError(f"{target}: the written files are not the build: {exc}") from None
         swap_into_place(tmp / "release", final, tmp)
     return ReleaseInfo(path=final, content_hash=digest, num_rows=num_rows)
 
@@ -139,21 +148,6 @@ def _with_params(recipe: Preset, params: dict[str, Any], source: Path | str) -> 
     except FieldError as exc:
         raise PresetError(f"{source}: {exc}") from None
     return recipe
-
-
-def _build_into(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None, progress: bool):
-    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
-
-    # datasets' own row-count bar is the useful one while generating; its per-file parquet
-    # bars are noise, and --quiet silences everything.
-    was_enabled = is_progress_bar_enabled()
-    try:
-        if not progress:
-            disable_progress_bar()
-        return _build_splits_and_card(builder, recipe, tmp, num_proc, command, progress)
-    finally:
-        if was_enabled:
-            enable_progress_bar()
 
 
 def _build_splits_and_card(builder, recipe: Preset, tmp: Path, num_proc: int, command: str | None,
@@ -178,8 +172,6 @@ def finish(builder, recipe: Preset, built: dict[str, dict[str, Any]], tmp: Path,
     Shared by a build and by ``chartprobe merge``, so a merged release is checked, hashed and
     described exactly as an unsharded one. Returns ``(content hash, row counts)``.
     """
-    from datasets.utils.logging import disable_progress_bar
-
     release_dir = tmp / "release"
     texts = {c: {s: as_text(ds) for s, ds in splits.items()} for c, splits in built.items()}
     try:
@@ -187,7 +179,6 @@ def finish(builder, recipe: Preset, built: dict[str, dict[str, Any]], tmp: Path,
     except ValueError as exc:
         raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
     digest = content_hash(texts)  # over names: the hash does not follow the label encoding
-    disable_progress_bar()
     files = {c: {s: write_split(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}
     num_rows = {c: {s: len(ds) for s, ds in splits.items()} for c, splits in built.items()}

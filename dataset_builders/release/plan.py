@@ -10,13 +10,15 @@ restricted to its ``i``-th key range; ``chartprobe merge`` derives the rest over
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .pool import SplitJob, build_splits, total_items
 from .recipe import Preset
 
-__all__ = ["complete", "generate", "key_range", "split_steps"]
+__all__ = ["complete", "datasets_bars_off", "generate", "key_range", "split_steps"]
 
 
 def split_steps(builder: Any, recipe: Preset) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -73,3 +75,18 @@ def complete(builder: Any, recipe: Preset, built: dict[str, dict[str, Any]], lat
         for config, splits in generate(builder, recipe, missing, run, cache_dir, progress=progress).items():
             built.setdefault(config, {}).update(splits)
     return {c: {s: built[c][s] for s in cp.splits} for c, cp in recipe.configs.items()}
+
+
+@contextlib.contextmanager
+def datasets_bars_off() -> Iterator[None]:
+    """``datasets``' own bars (per parquet file, per ``select``) off for the block: the build's
+    item bar is the one that says how far it is; restored after."""
+    from datasets.utils.logging import disable_progress_bar, enable_progress_bar, is_progress_bar_enabled
+
+    was_enabled = is_progress_bar_enabled()
+    disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            enable_progress_bar()

@@ -26,7 +26,8 @@ from typing import Any
 from .dataset import DATASETS
 from .preset import ConfigPreset, Preset
 
-__all__ = ["ItemFailed", "SplitJob", "build_splits", "item_pool", "total_items"]
+__all__ = ["ItemFailed", "SplitJob", "build_splits", "item_pool", "preset_from_json", "preset_to_json",
+           "total_items"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,17 @@ _WORKER: dict[str, Any] = {}
 """Per process: the dataset builder and the parsed preset, made once and reused for every item."""
 
 
-def _preset_from_json(text: str) -> Preset:
+def preset_to_json(preset: Preset) -> str:
+    """``preset`` as JSON in its own order (``Preset.to_json`` sorts: a card's canonical form),
+    so configs and splits come back in preset order: how workers and shard manifests carry it."""
+    import json
+    from dataclasses import asdict
+
+    return json.dumps(asdict(preset))
+
+
+def preset_from_json(text: str) -> Preset:
+    """The :class:`Preset` :func:`preset_to_json` (or ``Preset.to_json``) wrote."""
     import json
 
     raw = json.loads(text)
@@ -56,7 +67,7 @@ def _preset_from_json(text: str) -> Preset:
 
 def _setup(dataset: str, preset_json: str) -> None:
     """Make this process's builder and preset (the parent for 1 process, each worker otherwise)."""
-    _WORKER.update(builder=DATASETS.get(dataset)(), preset=_preset_from_json(preset_json))
+    _WORKER.update(builder=DATASETS.get(dataset)(), preset=preset_from_json(preset_json))
 
 
 def _build_item(task: tuple[str, str, str]) -> list[dict]:
@@ -85,7 +96,7 @@ def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
     The pool is terminated on every exit (an error or Ctrl-C included), so no worker outlives
     the build.
     """
-    preset_json = preset.to_json()
+    preset_json = preset_to_json(preset)
     _setup(dataset, preset_json)  # the parent's own copy: derivation and 1-process builds use it
     if num_proc <= 1:
         yield lambda tasks: map(_build_item, tasks)
