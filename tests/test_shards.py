@@ -6,13 +6,14 @@ import json
 import sys
 
 import pytest
-from chartprobe.cli import main
 from chartprobe.dataset_builders.release.card import read_card_metadata
 from chartprobe.dataset_builders.release.dataset import DATASETS
 from chartprobe.dataset_builders.release.hub import ReleaseError, build_release
 from chartprobe.dataset_builders.release.merge import merge_shards
 from chartprobe.dataset_builders.release.plan import key_range
 from chartprobe.dataset_builders.release.shards import parse_shard
+
+from chartprobe.cli import main
 
 
 def _shards(name: str, root, n: int = 3, **kw):
