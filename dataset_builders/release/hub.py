@@ -29,11 +29,12 @@ from typing import Any
 from ..core.atomic import atomic_write
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
-from .labels import as_text
+from .labels import as_text, decode_batch
 from .parquet import MAX_SHARD_BYTES, write_split
 from .plan import datasets_bars_off
 from .preset import Preset, load_preset, preset_path
 from .shards import check_shard, shard_name, write_shard
+from .stream import record_batches
 from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
 __all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash", "finish"]
@@ -55,15 +56,20 @@ class ReleaseInfo:
 def content_hash(release: dict[str, dict[str, Any]]) -> str:
     """SHA-256 over every row of every config/split, in order, images as their own hashes.
 
-    It hashes content, not files, so parquet encoder details never change it.
+    It hashes content, not files, so parquet encoder details never change it, and it hashes
+    ``ClassLabel`` columns as their names, so the label encoding does not either. Rows are
+    streamed from each split's Arrow file (``stream.py``), so memory does not grow with them.
     """
+    from datasets import ClassLabel
+
     h = hashlib.sha256()
     for config in sorted(release):
         for split in sorted(release[config]):
             ds = release[config][split]
+            names = {c: f.names for c, f in ds.features.items() if isinstance(f, ClassLabel)}
             h.update(f"{config}/{split}/{len(ds)}\n".encode())
-            for batch in ds.data.to_batches():
-                for row in batch.to_pylist():
+            for batch in record_batches(ds):
+                for row in (decode_batch(batch, names) if names else batch).to_pylist():
                     h.update(_row_digest(row))
     return h.hexdigest()
 
@@ -178,7 +184,7 @@ def finish(builder, recipe: Preset, built: dict[str, dict[str, Any]], tmp: Path,
         builder.verify(texts)  # builders check names, not a ClassLabel's integers
     except ValueError as exc:
         raise ReleaseError(f"{builder.repo_name} failed verification: {exc}") from None
-    digest = content_hash(texts)  # over names: the hash does not follow the label encoding
+    digest = content_hash(built)  # over names: the hash does not follow the label encoding
     files = {c: {s: write_split(ds, release_dir, c, s) for s, ds in splits.items()}
              for c, splits in built.items()}
     num_rows = {c: {s: len(ds) for s, ds in splits.items()} for c, splits in built.items()}

@@ -19,6 +19,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from .stream import record_batches
+
 __all__ = ["DICTIONARY_PAGE_LIMIT", "MAX_SHARD_BYTES", "ROW_GROUP_BYTES", "write_split"]
 
 MAX_SHARD_BYTES = 500 * 1024 * 1024
@@ -43,29 +45,42 @@ def _column_options(features: Any, schema: Any) -> dict[str, Any]:
     return {"compression": compression, "use_dictionary": list(compression)}
 
 
-def _table(ds: Any) -> Any:
-    if ds._indices is not None:  # a selection: write the rows it names, not the table under it
-        ds = ds.flatten_indices()
-    return ds.data.table
-
-
 def write_split(ds: Any, folder: Path, config: str, split: str) -> list[str]:
     """Write ``ds`` as ``<config>/<split>-XXXXX-of-NNNNN.parquet`` under ``folder``; return the
-    relative paths (one file per :data:`MAX_SHARD_BYTES` of data)."""
+    relative paths (one file per :data:`MAX_SHARD_BYTES` of data).
+
+    The rows are streamed from the split's Arrow file (``stream.py``) and written one row
+    group at a time, so memory stays flat however large the split is.
+    """
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = _table(ds)
+    from .card import content_bytes
+
     schema = ds.features.arrow_schema  # with datasets' metadata: the features load_dataset reads
-    n_files = max(1, math.ceil(table.nbytes / MAX_SHARD_BYTES))
-    per_group = max(1, math.floor(len(table) * ROW_GROUP_BYTES / max(table.nbytes, 1)))
+    size = content_bytes(ds)  # reads offsets, not image bytes
+    n_files = max(1, math.ceil(size / MAX_SHARD_BYTES))
+    per_group = max(1, math.floor(len(ds) * ROW_GROUP_BYTES / max(size, 1)))
+    bounds = [round(i * len(ds) / n_files) for i in range(n_files + 1)]
     (folder / config).mkdir(parents=True, exist_ok=True)
-    names = []
-    bounds = [round(i * len(table) / n_files) for i in range(n_files + 1)]
-    for i in range(n_files):
-        rel = f"{config}/{split}-{i:05d}-of-{n_files:05d}.parquet"
-        part = table.slice(bounds[i], bounds[i + 1] - bounds[i]).cast(schema)
+    names = [f"{config}/{split}-{i:05d}-of-{n_files:05d}.parquet" for i in range(n_files)]
+    rows = record_batches(ds)
+    carry = None
+    for i, rel in enumerate(names):
         with pq.ParquetWriter(str(folder / rel), schema, dictionary_pagesize_limit=DICTIONARY_PAGE_LIMIT,
                               **_column_options(ds.features, schema)) as writer:
-            writer.write_table(part, row_group_size=per_group)
-        names.append(rel)
+            need = bounds[i + 1] - bounds[i]
+            if not need:
+                writer.write_table(pa.Table.from_batches([], schema=schema))
+            group: list[Any] = []
+            filled = 0
+            while need:  # one row group at a time: at most per_group rows are held
+                batch = carry if carry is not None else next(rows)
+                take = min(len(batch), need, per_group - filled)
+                carry = batch.slice(take) if take < len(batch) else None
+                group.append(batch.slice(0, take))
+                filled, need = filled + take, need - take
+                if filled == per_group or not need:
+                    writer.write_table(pa.Table.from_batches(group).cast(schema))
+                    group, filled = [], 0
     return names

@@ -19,7 +19,6 @@ from typing import Any
 
 from ..core.atomic import atomic_write
 from .dataset import GENERATOR_VERSION
-from .labels import as_text
 from .parquet import write_split
 from .plan import generate, key_range, split_steps
 from .pool import item_pool, preset_to_json
@@ -67,7 +66,7 @@ def write_shard(builder: Any, recipe: Preset, shard: tuple[int, int], tmp: Path,
             items = len(key_range(builder.item_keys(recipe, config, split), shard))
             splits.setdefault(config, {})[split] = {"items": items, "rows": len(ds),
                                                     "files": write_split(ds, release, config, split)}
-    digest = content_hash({c: {s: as_text(ds) for s, ds in ss.items()} for c, ss in built.items()})
+    digest = content_hash(built)
     manifest = {"format": SHARD_FORMAT, "dataset": builder.name, "shard": list(shard),
                 "generator_version": GENERATOR_VERSION, "recipe": preset_to_json(recipe),
                 "content_hash": digest, "splits": splits}
