@@ -123,6 +123,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             check_output(path, flag, folder=True)
     for release in args.release if args.write_card else ():
         check_output(Path(release) / "README.md", "--write-card")
+    if args.across_seeds and (args.write_card or args.samples_out):
+        from chartprobe.errors import UsageError
+
+        raise UsageError("--across-seeds checks the releases together: it takes no --write-card or --samples-out")
     # Every card and agent name is checked before the first agent runs or writes anything.
     agents = check_agents(args.agents, [release_dataset(r) for r in args.release])
     # New output folders go as a whole on failure: half an agent's samples would score as a run.
@@ -131,10 +135,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
+    from .seed_check import seed_check
     from .validate import render_markdown, validate_release, write_validity_card
 
     reports = []
-    for release in args.release:
+    if args.across_seeds:  # one report over all of them: do the seeds measure the same thing?
+        rep = seed_check(args.release, agents)
+        reports.append(rep)
+        print(f"## {rep.release}\n\n{render_markdown(rep)}")
+    for release in () if args.across_seeds else args.release:
         rep = validate_release(release, samples_out=args.samples_out, agents=agents)
         reports.append(rep)
         text = render_markdown(rep)
@@ -239,4 +248,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--samples-out", help="also write the agents' predictions here, one folder per agent")
     v.add_argument("--agents", help="comma-separated agent names (default: every applicable agent)")
     v.add_argument("--write-card", action="store_true", help="put the table in each release's README.md")
+    v.add_argument("--across-seeds", action="store_true",
+                   help="the releases are one preset built with different --seed: check that their template, "
+                        "chart-kind and answer-type mixes agree (chi-square, p >= 0.05; identical counts reported), that "
+                        "no row repeats across seeds, and that every reference agent's 95%% intervals overlap "
+                        "across seeds on every config (eval_tasks/seed_check.py)")
     v.set_defaults(func=cmd_validate)
