@@ -1,103 +1,116 @@
-"""Render throughput: our render() against bare matplotlib, and 1 vs N worker processes.
+"""Render throughput: our ``render()`` against a true bare-matplotlib baseline, side by side.
 
-    python benchmarks/render_throughput.py --n 60
+    python benchmarks/render_throughput.py --n 48 --repeat 5
 
-(a) "bare": the same figure built by the same kind code (``build_scene`` inside
-    ``theme_context``), then a plain ``fig.savefig(buf, format="png")``: no box measurement.
-(b) ``render()``: one draw, every box measured, buffer encoded by Pillow.
-(c) ``render()`` over the specs with ``ProcessPoolExecutor(workers)`` vs in one process.
+(a) **bare**: a plain ``matplotlib.figure.Figure`` on an Agg canvas draws the same data with
+    the one obvious call per kind (``ax.bar`` per series, ``ax.plot``, ``ax.scatter``,
+    ``ax.pie``), default style, a legend and a title, then ``savefig`` to PNG. None of our
+    code runs: no scene builder, no theme, no layout engine, no box measurement.
+(b) **ours**: ``render()``: the spec's theme, constrained layout, every element's box
+    measured, ticks read, PNG encoded.
 
-Both sides are warmed up first (imports, font cache, worker start-up), so the numbers are
-steady-state throughput, which is what a long dataset build sees. Goals: ours/bare >= 0.8
-and a speed-up >= 1.8 on 2 cores.
+Only the kinds with one obvious bare call are sampled (bar, grouped_bar, hbar, line, area,
+scatter, pie), so (a) and (b) draw the same charts. The passes are *interleaved* (a, b, a, b,
+...) after a warm-up of both, so a machine that gets slower or faster mid-run moves both
+sides alike; each side reports its median wall and CPU (``time.process_time``) per chart, and
+the ratio is of medians. The earlier version's "bare" was our own scene builder plus savefig,
+and its passes were not interleaved (ratios swung 0.86-1.58 across runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import io
-import os
+import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
 
-from chartprobe.dataset_builders.core.charts import CHARTS
 from chartprobe.dataset_builders.core.charts._base import SampleConfig
-from chartprobe.dataset_builders.core.render import build_scene, render, sample_spec, theme_context
+from chartprobe.dataset_builders.core.render import render, sample_spec
 from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import ChartSpec
 
+KINDS = ("bar", "grouped_bar", "hbar", "line", "area", "scatter", "pie")
+
 
 def sample_specs(n: int, seed: int) -> list[ChartSpec]:
-    """``n`` specs cycling through every kind, with value labels on every other chart."""
-    kinds = CHARTS.names()
-    return [sample_spec(kinds[i % len(kinds)], rng_for(seed, "bench", i),
+    """``n`` specs cycling through :data:`KINDS`, value labels on every other chart."""
+    return [sample_spec(KINDS[i % len(KINDS)], rng_for(seed, "bench", i),
                         SampleConfig(value_labels=bool(i % 2))) for i in range(n)]
 
 
 def bare_png(spec: ChartSpec) -> bytes:
-    """Same figure, drawn by savefig, no measurement."""
-    with theme_context(spec):
-        scene = build_scene(spec)
-        buf = io.BytesIO()
-        scene.fig.savefig(buf, format="png")
+    """The same data drawn by plain matplotlib calls on a bare Figure + Agg canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    st, data = spec.style, spec.data
+    fig = Figure(figsize=(st.width, st.height), dpi=st.dpi)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    x = list(range(len(data.categories)))
+    colors = [e.color for e in spec.encodings]
+    if spec.kind == "pie":
+        ax.pie(data.series[0].values, labels=data.categories, colors=spec.encodings[0].colors)
+    else:
+        width = 0.8 / len(data.series)
+        for i, s in enumerate(data.series):
+            xs = data.x_values or x
+            if spec.kind in ("bar", "grouped_bar"):
+                ax.bar([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
+            elif spec.kind == "hbar":
+                ax.barh([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
+            elif spec.kind == "scatter":
+                ax.scatter(xs, s.values, label=s.name, color=colors[i])
+            elif spec.kind == "area":
+                ax.fill_between(xs, s.values, alpha=0.5, label=s.name, color=colors[i])
+            else:
+                ax.plot(xs, s.values, label=s.name, color=colors[i])
+        if data.x_values is None:
+            (ax.set_yticks if spec.kind == "hbar" else ax.set_xticks)(x, data.categories)
+        ax.legend()
+    if st.title:
+        ax.set_title(st.title)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
     return buf.getvalue()
 
 
-def _render_png(spec: ChartSpec) -> int:
-    return len(render(spec).png)
+def ours_png(spec: ChartSpec) -> bytes:
+    """``render()``: theme, layout, boxes, ticks, PNG."""
+    return render(spec).png
 
 
-def _timed(fn, specs: list[ChartSpec], repeat: int) -> float:
-    """Best charts/s over ``repeat`` passes."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        for spec in specs:
-            fn(spec)
-        best = min(best, time.perf_counter() - t0)
-    return len(specs) / best
-
-
-def _pool_rate(specs: list[ChartSpec], workers: int, repeat: int) -> float:
-    with ProcessPoolExecutor(workers) as pool:
-        list(pool.map(_render_png, specs[: workers * 2], chunksize=1))  # warm every worker
-        best = float("inf")
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            # chunksize=1: a chart costs ~0.1 s, far more than the IPC, and big chunks leave
-            # one worker idle at the end.
-            list(pool.map(_render_png, specs, chunksize=1))
-            best = min(best, time.perf_counter() - t0)
-    return len(specs) / best
+def _pass(fn, specs: list[ChartSpec]) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    for spec in specs:
+        fn(spec)
+    return (time.perf_counter() - wall) / len(specs), (time.process_time() - cpu) / len(specs)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse arguments, run the three measurements, print a table."""
+    """Parse arguments, run interleaved passes, print per-chart wall and CPU and their ratios."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=60, help="number of charts (default 60)")
-    ap.add_argument("--workers", type=int, default=2, help="processes for (c) (default 2)")
-    ap.add_argument("--repeat", type=int, default=2, help="passes per measurement; best is kept")
+    ap.add_argument("--n", type=int, default=42, help="charts per pass (default 42: 6 of each kind)")
+    ap.add_argument("--repeat", type=int, default=5, help="interleaved passes per side (default 5)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
 
     specs = sample_specs(args.n, args.seed)
-    for spec in specs[: len(CHARTS)]:  # warm-up: imports, font cache, style library
+    for spec in specs[: len(KINDS)]:  # warm-up: imports, font cache, style library
         bare_png(spec)
-        render(spec)
-    bare = _timed(bare_png, specs, args.repeat)
-    ours = _timed(_render_png, specs, args.repeat)
-    single = _pool_rate(specs, 1, args.repeat)
-    multi = _pool_rate(specs, args.workers, args.repeat)
-
-    rows = [("bare matplotlib savefig", f"{bare:.1f}", ""),
-            ("render() (+ boxes)", f"{ours:.1f}", f"ours/bare = {ours / bare:.2f}  (goal >= 0.8)"),
-            ("render() 1 process", f"{single:.1f}", ""),
-            (f"render() {args.workers} processes", f"{multi:.1f}",
-             f"speed-up = {multi / single:.2f}  (goal >= 1.8; {os.cpu_count()} CPUs)")]
-    print(f"{args.n} charts, {len(CHARTS)} kinds")
-    print(f"{'measurement':<28}{'charts/s':>10}  note")
-    for name, rate, note in rows:
-        print(f"{name:<28}{rate:>10}  {note}")
+        ours_png(spec)
+    runs: dict[str, list[tuple[float, float]]] = {"bare": [], "ours": []}
+    for _ in range(args.repeat):
+        runs["bare"].append(_pass(bare_png, specs))
+        runs["ours"].append(_pass(ours_png, specs))
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
+    print(f"{args.n} charts x {args.repeat} interleaved passes, kinds: {', '.join(KINDS)}")
+    print(f"{'side':<34}{'wall ms/chart':>14}{'CPU ms/chart':>14}")
+    for name, label in (("bare", "bare matplotlib (Figure + Agg)"), ("ours", "render() (theme, layout, boxes)")):
+        print(f"{label:<34}{med[name][0] * 1e3:>14.1f}{med[name][1] * 1e3:>14.1f}")
+    print(f"ours/bare: wall {med['ours'][0] / med['bare'][0]:.2f}x, CPU {med['ours'][1] / med['bare'][1]:.2f}x "
+          f"(per-pass wall ratios: "
+          f"{', '.join(f'{o[0] / b[0]:.2f}' for b, o in zip(runs['bare'], runs['ours'], strict=True))})")
 
 
 if __name__ == "__main__":
