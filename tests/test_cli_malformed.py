@@ -270,6 +270,9 @@ ROWS = [
     row("report", "out-is-file", lambda c: ["report", str(c.base.results), "--out", c.file("f", "x")], "not a folder"),
     row("report", "no-out", lambda c: ["report", str(c.base.results)], "--out"),
     # validate: the release (card, parquet), --agents, the output folders
+    row("validate", "across-seeds-one-release", lambda c: ["validate", c.release(), "--across-seeds"], "at least two"),
+    row("validate", "across-seeds-write-card", lambda c: ["validate", c.release(), c.release(), "--across-seeds",
+                                                          "--write-card"], "--across-seeds"),
     row("validate", "release-missing", lambda c: ["validate", c.path("nope")], "not a release folder"),
     row("validate", "release-is-file", lambda c: ["validate", c.file("f", "x")], "not a release folder"),
     row("validate", "card-no-header", lambda c: ["validate", c.release(card=b"# title only\n")], "README.md"),
