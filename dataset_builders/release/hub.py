@@ -66,7 +66,8 @@ def content_hash(release: dict[str, dict[str, Any]]) -> str:
     for config in sorted(release):
         for split in sorted(release[config]):
             ds = release[config][split]
-            names = {c: f.names for c, f in ds.features.items() if isinstance(f, ClassLabel)}
+            features = getattr(ds, "features", None) or {}  # verify's reader decodes its own labels
+            names = {c: f.names for c, f in features.items() if isinstance(f, ClassLabel)}
             h.update(f"{config}/{split}/{len(ds)}\n".encode())
             for batch in record_batches(ds):
                 for row in (decode_batch(batch, names) if names else batch).to_pylist():
@@ -121,6 +122,8 @@ def build_release(name: str, out_root: str | Path, preset: str | Path | Preset =
         recipe = _with_params(recipe, params or {}, source)
     if num_proc < 1:
         raise ReleaseError(f"--num-proc must be >= 1, got {num_proc}")
+    if shard is not None and not (len(shard) == 2 and 0 <= shard[0] < shard[1]):
+        raise ReleaseError(f"shard must be (i, n) with 0 <= i < n, got {shard!r}")
     out_root = Path(out_root)
     target = builder.repo_name if shard is None else shard_name(builder.repo_name, shard)
     final = out_root / target

@@ -27,6 +27,9 @@ def record_batches(ds: Any) -> Iterator[Any]:
     """``ds``'s rows in order as pyarrow ``RecordBatch``es (stored values: ClassLabels as ints)."""
     import pyarrow as pa
 
+    if not hasattr(ds, "cache_files"):  # not a Dataset: anything with .data.to_batches() (verify's parquet reader)
+        yield from ds.data.to_batches()
+        return
     path = _whole_file(ds)
     if path is None:  # in memory, derived or selected: its table (honouring any indices mapping)
         yield from ds.with_format("arrow").iter(batch_size=1000) if ds._indices is not None else \
