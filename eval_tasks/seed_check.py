@@ -6,12 +6,12 @@ and mixes but new data; a private leaderboard keeps its seed secret. This module
 such releases (``chartprobe validate --across-seeds A B C``) measure the same thing:
 
 * **mix** (per config/split): the counts of templates (``template_id``, where the rows have
-  one), chart kinds (the spec's ``kind``; shape scenes count as ``scene``) and answer types
-  are homogeneous across seeds: a chi-square test per axis, pass at p >= 0.05. Whether the
+  one) and answer types over rows, and chart kinds (a ``chart_kind`` column, else the spec's
+  ``kind``; shape scenes count as ``scene``) over distinct charts, are homogeneous across seeds: a chi-square test per axis, pass at p >= 0.05. Whether the
   counts are *identical* is reported beside it (``seed mix exact``, info): builders that
   pick templates by what each chart supports (probes) do not fix the counts per seed;
-* **fresh** (per config/split): no row of a later seed repeats an earlier seed's
-  (spec, question) pair;
+* **fresh** (per config/split): no row of a later seed repeats an earlier seed's specs
+  (every ``spec*`` column) and question;
 * **agreement** (per agent and config, splits pooled): every reference agent's accuracy on
   each seed has a 95% Wilson interval, and all the seeds' intervals overlap (the largest
   lower bound is at most the smallest upper bound), i.e. no seed is measurably easier.
@@ -41,14 +41,24 @@ def _kind(spec: str) -> str:
 
 
 def mix_of(rows: Sequence[dict[str, Any]]) -> Counter:
-    """The (axis, value) counts the seeds must share: template, chart kind, answer type."""
+    """The (axis, value) counts the seeds must share: template and answer type per row, chart
+    kind per distinct chart (a chart's questions share its kind: counting rows would weigh a
+    kind by how many questions its charts happen to get, and treat them as independent draws)."""
     mix: Counter = Counter()
+    charts: dict[tuple, str] = {}
     for r in rows:
         if "template_id" in r:
             mix["template", str(r["template_id"])] += 1
-        mix["chart kind", _kind(r.get("spec", ""))] += 1
         mix["answer type", str(r.get("answer_type", ""))] += 1
+        charts[_specs(r)] = str(r["chart_kind"]) if r.get("chart_kind") else _kind(r.get("spec", ""))
+    for kind in charts.values():
+        mix["chart kind", kind] += 1
     return mix
+
+
+def _specs(row: dict[str, Any]) -> tuple:
+    """Every spec a row carries (``spec``; judge rows: ``spec_better``/``spec_worse``...): its charts."""
+    return tuple(sorted((k, str(v)) for k, v in row.items() if k.startswith("spec") and v))
 
 
 MIX_ALPHA = 0.05
@@ -113,10 +123,10 @@ def seed_check(releases: Sequence[str | Path], agents: Sequence[str] | None = No
         p = _homogeneity(mixes)
         checks.append(Check("seed mix", scope, "–", p, "chi-square homogeneity p >= 0.05 per axis (min shown)",
                             len(rows[0][key]), "pass" if p >= MIX_ALPHA else "fail", tested=p, op=">="))
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[tuple, str]] = set()
         repeats = 0
         for r in rows:
-            pairs = {(str(x.get("spec", "")), str(x.get("question", ""))) for x in r.get(key, [])}
+            pairs = {(_specs(x), str(x.get("question", ""))) for x in r.get(key, [])}
             repeats += len(pairs & seen)
             seen |= pairs
         checks.append(Check("seed fresh", scope, "–", float(repeats), "= 0 rows repeated across seeds",

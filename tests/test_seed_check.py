@@ -15,9 +15,9 @@ from chartprobe.cli import main
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory, release_root):
-    """Seeds 0 (the session release), 1 and 2 of the small smoke and probes presets."""
+    """Seeds 0 (the session release), 1 and 2 of the small smoke, probes and judge presets."""
     out = {}
-    for name in ("smoke", "probes"):
+    for name in ("smoke", "probes", "judge"):
         paths = [release_root / f"chartprobe-{name}"]
         for seed in (1, 2):
             paths.append(build_release(name, tmp_path_factory.mktemp(f"{name}{seed}"), "small", seed=seed,
@@ -26,7 +26,7 @@ def seeded(tmp_path_factory, release_root):
     return out
 
 
-@pytest.mark.parametrize("name", ["smoke", "probes"])
+@pytest.mark.parametrize("name", ["smoke", "probes", "judge"])
 def test_three_seeds_of_a_small_preset_pass_the_seed_check(seeded, name):
     report = seed_check(seeded[name])
     assert not report.failed, [(c.check, c.scope, c.agent, c.value) for c in report.failed]
@@ -54,9 +54,10 @@ def test_a_mix_that_moves_with_the_seed_fails():
              Counter({("answer type", "number"): 55, ("answer type", "text"): 5})]
     assert _homogeneity(same) == 1.0 and _homogeneity(moved) < 0.05
     assert mix_of([{"template_id": "P-1", "spec": '{"kind": "bar"}', "answer_type": "number"},
+                   {"template_id": "P-2", "spec": '{"kind": "bar"}', "answer_type": "number"},
                    {"spec": '{"version": "chartprobe.scene/1"}', "answer_type": "text"}]) == Counter({
-        ("template", "P-1"): 1, ("chart kind", "bar"): 1, ("chart kind", "scene"): 1,
-        ("answer type", "number"): 1, ("answer type", "text"): 1})
+        ("template", "P-1"): 1, ("template", "P-2"): 1, ("chart kind", "bar"): 1, ("chart kind", "scene"): 1,
+        ("answer type", "number"): 2, ("answer type", "text"): 1})  # a chart's kind counts once
 
 
 def test_releases_of_one_seed_or_of_other_presets_are_refused(seeded, release_root):
