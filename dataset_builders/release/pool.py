@@ -44,7 +44,8 @@ class ItemFailed(RuntimeError):
 
 
 _WORKER: dict[str, Any] = {}
-"""Per process: the dataset builder and the parsed preset, made once and reused for every item."""
+"""Per worker process: the dataset builder and the parsed preset, made once by the pool's
+initializer and reused for every item."""
 
 
 def preset_to_json(preset: Preset) -> str:
@@ -66,25 +67,26 @@ def preset_from_json(text: str) -> Preset:
 
 
 def _setup(dataset: str, preset_json: str) -> None:
-    """Make this process's builder and preset (the parent for 1 process, each worker otherwise)."""
+    """A worker's initializer: make its builder and preset."""
     _WORKER.update(builder=DATASETS.get(dataset)(), preset=preset_from_json(preset_json))
 
 
-def _build_item(task: tuple[str, str, str]) -> list[dict]:
-    """Every row of one item (top level, so a worker process can run it)."""
+def _rows(builder: Any, preset: Preset, task: tuple[str, str, str]) -> list[dict]:
     config, split, key = task
     try:
-        return list(_WORKER["builder"].build_item(_WORKER["preset"], config, split, key))
+        return list(builder.build_item(preset, config, split, key))
     except Exception as exc:  # noqa: BLE001 - any builder error: named here, where the item is known
         raise ItemFailed(f"{config}/{split} item {key!r}: {type(exc).__name__}: {exc}") from None
 
 
+def _build_item(task: tuple[str, str, str]) -> list[dict]:
+    """Every row of one item, in a worker (top level, so the pool can pickle it)."""
+    return _rows(_WORKER["builder"], _WORKER["preset"], task)
+
+
 def _warm() -> None:
     """Load what every render needs before forking, so each worker starts warm and shares it."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import font_manager
+    from matplotlib import font_manager  # renders draw on FigureCanvasAgg: no backend switch needed
 
     font_manager.findfont(font_manager.FontProperties())  # builds/loads the font cache once
 
@@ -97,9 +99,9 @@ def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
     the build.
     """
     preset_json = preset_to_json(preset)
-    _setup(dataset, preset_json)  # the parent's own copy: derivation and 1-process builds use it
-    if num_proc <= 1:
-        yield lambda tasks: map(_build_item, tasks)
+    if num_proc <= 1:  # local state, not _WORKER: builds in two threads of one process stay apart
+        builder, recipe = DATASETS.get(dataset)(), preset_from_json(preset_json)
+        yield lambda tasks: (_rows(builder, recipe, task) for task in tasks)
         return
     _warm()
     methods = multiprocessing.get_all_start_methods()
