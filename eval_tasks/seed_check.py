@@ -102,9 +102,11 @@ def _checked(releases: Sequence[str | Path]) -> list[Path]:
 
 
 def _interval(correct: float, n: int) -> tuple[float, float]:
-    from chartprobe.training.profile import wilson  # scipy's binomtest Wilson interval
+    """Two-sided 95% Wilson interval of ``correct`` of ``n`` (fractional scores rounded)."""
+    from scipy.stats import binomtest
 
-    return wilson(round(correct), n)
+    ci = binomtest(min(n, round(correct)), n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
 
 
 def seed_check(releases: Sequence[str | Path], agents: Sequence[str] | None = None) -> ValidityReport:

@@ -95,13 +95,27 @@ def served_model(
     The server runs offline on CPU in a subprocess whose output goes to ``log_path`` (or is
     discarded); it is terminated (then killed) on exit, whatever happens in the block.
     """
-    port = free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    cmd = [sys.executable, str(Path(__file__).resolve()), str(model_dir), "--port", str(port)]
     log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    for attempt in (1, 2):
+        # free_port() closes its socket before the server binds: another process can take the
+        # port in between (seen once in CI as an early exit), so an early exit gets one retry.
+        port = free_port()
+        cmd = [sys.executable, str(Path(__file__).resolve()), str(model_dir), "--port", str(port)]
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_ready(f"http://127.0.0.1:{port}/health", proc, timeout)
+            break
+        except BaseException as exc:
+            if isinstance(exc, RuntimeError) and attempt == 1:  # it exited: nothing left to stop
+                continue
+            if proc.poll() is None:  # not ready in time (or interrupted): stop it before raising
+                proc.kill()
+                proc.wait()
+            if log is not subprocess.DEVNULL:
+                log.close()
+            raise
     try:
-        _wait_ready(f"http://127.0.0.1:{port}/health", proc, timeout)
         yield Served(f"http://127.0.0.1:{port}/v1", str(model_dir))
     finally:
         proc.terminate()

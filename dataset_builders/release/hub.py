@@ -19,8 +19,6 @@ no half release and the previous release stays in place until the new one is com
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +27,12 @@ from typing import Any
 from ..core.atomic import atomic_write
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
-from .labels import as_text, decode_batch
+from .digest import content_hash
+from .labels import as_text
 from .parquet import MAX_SHARD_BYTES, write_split
 from .plan import datasets_bars_off
 from .preset import Preset, load_preset, preset_path
 from .shards import check_shard, shard_name, write_shard
-from .stream import record_batches
 from .swap import check_written, clean_leftovers, swap_into_place, workdir
 
 __all__ = ["MAX_SHARD_BYTES", "ReleaseError", "ReleaseInfo", "build_release", "content_hash", "finish"]
@@ -51,42 +49,6 @@ class ReleaseInfo:
     path: Path
     content_hash: str
     num_rows: dict[str, dict[str, int]]
-
-
-def content_hash(release: dict[str, dict[str, Any]]) -> str:
-    """SHA-256 over every row of every config/split, in order, images as their own hashes.
-
-    It hashes content, not files, so parquet encoder details never change it, and it hashes
-    ``ClassLabel`` columns as their names, so the label encoding does not either. Rows are
-    streamed from each split's Arrow file (``stream.py``), so memory does not grow with them.
-    """
-    from datasets import ClassLabel
-
-    h = hashlib.sha256()
-    for config in sorted(release):
-        for split in sorted(release[config]):
-            ds = release[config][split]
-            features = getattr(ds, "features", None) or {}  # verify's reader decodes its own labels
-            names = {c: f.names for c, f in features.items() if isinstance(f, ClassLabel)}
-            h.update(f"{config}/{split}/{len(ds)}\n".encode())
-            for batch in record_batches(ds):
-                for row in (decode_batch(batch, names) if names else batch).to_pylist():
-                    h.update(_row_digest(row))
-    return h.hexdigest()
-
-
-def _row_digest(row: dict[str, Any]) -> bytes:
-    def plain(v):
-        if isinstance(v, dict) and "bytes" in v:  # an Image cell: hash its bytes
-            return hashlib.sha256(v["bytes"] or b"").hexdigest()
-        if isinstance(v, list):
-            return [plain(x) for x in v]
-        if isinstance(v, bytes):
-            return hashlib.sha256(v).hexdigest()
-        return v
-
-    text = json.dumps({k: plain(v) for k, v in row.items()}, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).digest()
 
 
 def build_release(name: str, out_root: str | Path, preset: str | Path | Preset = "small", *,

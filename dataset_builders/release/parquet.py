@@ -9,7 +9,7 @@ share a row group. Parquet readers decode the dictionary transparently:
 ``load_dataset(...)[i]["image"]`` and every task read exactly the same values, with the same
 ``Image`` feature (the schema and its ``huggingface`` metadata are ``datasets``' own).
 
-The content hash runs over decoded rows (``hub.content_hash``), so it does not change with
+The content hash runs over decoded rows (``digest.content_hash``), so it does not change with
 this encoding.
 """
 

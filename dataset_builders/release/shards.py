@@ -19,6 +19,7 @@ from typing import Any
 
 from ..core.atomic import atomic_write
 from .dataset import GENERATOR_VERSION
+from .digest import content_hash
 from .parquet import write_split
 from .plan import generate, key_range, split_steps
 from .pool import item_pool, preset_to_json
@@ -54,8 +55,6 @@ def write_shard(builder: Any, recipe: Preset, shard: tuple[int, int], tmp: Path,
     Returns the shard's own content hash (over its rows; the merged release has its own) and
     its row counts.
     """
-    from .hub import content_hash  # the one hash: a shard's is over its rows like a release's
-
     direct, _ = split_steps(builder, recipe)
     with item_pool(builder.name, recipe, num_proc) as run:
         built = generate(builder, recipe, direct, run, tmp / "cache", shard=shard, progress=progress)

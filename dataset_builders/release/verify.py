@@ -5,7 +5,7 @@ A release folder may be pushed only as a build wrote it: the allow-list is ``REA
 and the files the card links to (a builder's ``card_files``, e.g. ``images/...``). Anything
 else (a stray ``.env``, an editor backup, a symlink) is refused, naming the file, so a
 secret lying in the folder can never be uploaded. Every parquet file must be readable and
-the content hash recomputed from them (``hub.content_hash``, the function the build used)
+the content hash recomputed from them (``digest.content_hash``, the function the build used)
 must equal the card's, so a truncated or edited shard is refused too.
 
 Every problem raises :class:`VerifyError` with one line; ``push`` re-raises it as ``PushError``.
@@ -151,7 +151,7 @@ def _open_splits(folder: Path, meta: dict[str, Any], files: list[str]) -> dict[s
 
 def verify_release(folder: Path, meta: dict[str, Any], card_text: str) -> list[str]:
     """Check a release folder before upload; return its (allow-listed) files."""
-    from .hub import content_hash
+    from .digest import content_hash
 
     files = allowed_files(folder, meta, card_text)
     want = str((meta.get("chartprobe") or {}).get("content_hash") or "")
