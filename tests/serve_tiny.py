@@ -52,14 +52,16 @@ def _patch_transformers_serve() -> None:
     stopping_criteria.StopStringCriteria.__init__ = init_with_unwrapped_tokenizer
 
     for handler in (ChatCompletionHandler, CompletionHandler):
-        original_build = handler._build_generation_config
+        # 5.24 names it _build_generation_config, 5.25 _build_generation_kwargs; both take (self, body, ...)
+        name = next(n for n in ("_build_generation_config", "_build_generation_kwargs") if hasattr(handler, n))
+        original_build = getattr(handler, name)
 
         def build_without_empty_stop(self, body, *args, _original=original_build, **kwargs):
             if "stop" in body and not body["stop"]:
                 body = {key: value for key, value in body.items() if key != "stop"}
             return _original(self, body, *args, **kwargs)
 
-        handler._build_generation_config = build_without_empty_stop
+        setattr(handler, name, build_without_empty_stop)
 
 
 def free_port() -> int:
