@@ -1,0 +1,66 @@
+"""Debian's bubblewrap: new user, PID, network, IPC and UTS namespaces; the file system is an empty
+tmpfs with the interpreter and its libraries bound read-only and one scratch folder bound
+read-write. No ``/etc``, no home folder, no project checkout; ``/tmp`` is a small private tmpfs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .base import Limits, Mechanism, mechanism
+
+__all__ = ["Bubblewrap"]
+
+_SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+"""Read-only system folders (on merged-/usr systems the top-level ones are symlinks, kept as such)."""
+
+
+def _parents(path: Path, made: set[Path]) -> list[str]:
+    """Create ``path``'s ancestors world-searchable: bwrap would make them 0700 (root's), which the
+    unprivileged user the code runs as could not cross to reach the interpreter."""
+    out: list[str] = []
+    for parent in reversed(path.parents[:-1]):  # outermost first, without "/"
+        if parent not in made and not any(str(parent) == s for s in _SYSTEM):
+            made.add(parent)
+            out += ["--perms", "0755", "--dir", str(parent)]
+    return out
+
+
+@mechanism
+class Bubblewrap(Mechanism):
+    """``bwrap`` (https://github.com/containers/bubblewrap)."""
+
+    name = "bwrap"
+    isolates_files = True
+    description = ("bubblewrap: no network, own PID/IPC/UTS namespaces, only the interpreter, its "
+                   "libraries (read-only) and one scratch folder visible")
+
+    def found(self) -> bool:
+        return shutil.which("bwrap") is not None
+
+    def wrap(self, python: list[str], scratch: Path, runner: Path, binds: list[Path], limits: Limits,
+             as_root: bool) -> tuple[list[str], str, str]:
+        cmd = [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--new-session",
+               "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
+        if as_root:
+            # Run privileged (no user namespace) so the runner can switch to uid 65534 itself: a
+            # user namespace would map the sandbox to uid 0 outside, which RLIMIT_NPROC exempts.
+            # Only the two capabilities that switch are kept; setuid() then clears them.
+            cmd += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        else:
+            cmd += ["--unshare-user"]
+        for path in _SYSTEM:
+            p = Path(path)
+            if p.is_symlink():
+                cmd += ["--symlink", str(p.readlink()), path]
+            elif p.is_dir():
+                cmd += ["--ro-bind", path, path]
+        made: set[Path] = set()
+        for path in binds:
+            if not any(str(path).startswith(s + "/") or str(path) == s for s in _SYSTEM):
+                cmd += _parents(path, made) + ["--ro-bind", str(path), str(path)]
+        tmp_bytes = str(limits.output_mb * 4 * 2**20)
+        cmd += ["--proc", "/proc", "--dev", "/dev", "--size", tmp_bytes, "--tmpfs", "/tmp",
+                *_parents(Path("/sandbox/runner.py"), made), "--ro-bind", str(runner), "/sandbox/runner.py", "--bind", str(scratch), "/scratch",
+                "--chdir", "/scratch", "--"]
+        return cmd + python + ["/sandbox/runner.py", "/scratch"], "/sandbox/runner.py", "/scratch"

@@ -1,0 +1,81 @@
+"""The AST check every piece of model-written code passes before it runs (the contract of A.2-A.5).
+
+A module may hold only a docstring, imports from :data:`ALLOWED_IMPORTS`, and exactly one top-level
+function, the one the stage asks for. Inside it, no names that reach the interpreter's machinery
+(``exec``, ``open``, ``__import__``, ``getattr`` ...) and no dunder attributes (``__class__``,
+``__globals__`` ...), the usual ways out of a namespace. This is a first filter with clear
+messages for the revise loop; the sandbox (:mod:`.jobs`) is what contains the code.
+"""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_NAMES", "CodeRejected", "check_code"]
+
+ALLOWED_IMPORTS = frozenset({
+    "numpy", "pandas", "matplotlib", "math", "random", "statistics", "itertools", "collections",
+    "functools", "copy", "datetime", "re", "json", "string", "colorsys", "decimal", "fractions",
+    "operator", "typing", "textwrap", "calendar", "numbers",
+})
+"""Top-level modules the contract's code may import: plotting, numbers, dates, text."""
+
+FORBIDDEN_NAMES = frozenset({
+    "exec", "eval", "compile", "open", "__import__", "input", "breakpoint", "globals", "locals", "vars",
+    "getattr", "setattr", "delattr", "exit", "quit", "help", "memoryview", "__builtins__", "__loader__",
+    "__spec__",
+})
+
+
+class CodeRejected(ValueError):
+    """The code breaks the contract; the message says where and how (it goes back to the model)."""
+
+
+def _imports(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            raise CodeRejected(f"line {node.lineno}: relative import")
+        if any(a.name == "*" for a in node.names):
+            raise CodeRejected(f"line {node.lineno}: `from {node.module} import *`")
+        return [node.module or ""]
+    return []
+
+
+def _check_node(node: ast.AST) -> None:
+    for name in _imports(node):
+        if name.split(".")[0] not in ALLOWED_IMPORTS:
+            raise CodeRejected(f"line {node.lineno}: import of {name!r} (allowed: "
+                               f"{', '.join(sorted(ALLOWED_IMPORTS))})")
+    if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
+        raise CodeRejected(f"line {node.lineno}: use of {node.id!r}")
+    if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr.endswith("__"):
+        raise CodeRejected(f"line {node.lineno}: dunder attribute {node.attr!r}")
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        raise CodeRejected(f"line {node.lineno}: `{type(node).__name__.lower()}` statement")
+
+
+def check_code(code: str, function: str) -> None:
+    """Raise :class:`CodeRejected` unless ``code`` is one top-level ``function`` plus imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as exc:
+        raise CodeRejected(f"syntax error, line {exc.lineno}: {exc.msg}") from None
+    functions = []
+    for i, node in enumerate(tree.body):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, str):
+            continue  # the module docstring
+        if isinstance(node, ast.FunctionDef):
+            functions.append(node)
+            continue
+        raise CodeRejected(f"line {node.lineno}: only imports and one function `{function}` may stand at the "
+                           f"top level, not a {type(node).__name__}")
+    if [f.name for f in functions] != [function]:
+        found = ", ".join(f.name for f in functions) or "none"
+        raise CodeRejected(f"the code must define exactly one top-level function `{function}` (found: {found})")
+    for node in ast.walk(tree):
+        _check_node(node)

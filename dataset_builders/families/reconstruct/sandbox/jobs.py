@@ -1,0 +1,199 @@
+"""Run a job: one child process, wrapped by a mechanism, under rlimits and a wall-clock kill.
+
+The host makes a private folder holding the job file, the child's stdout and stderr, and the
+scratch folder (the only place the child may write). ``prlimit`` (util-linux) sets CPU time,
+address space, file size, process count and no core dumps on the child's command line, so no
+Python code runs between fork and exec in this (threaded) process. The whole process group is
+killed at the wall limit and again after every job, so nothing the code started outlives it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .base import MECHANISMS, Call, CallResult, JobResult, Limits
+from .check import ALLOWED_IMPORTS, check_code
+from .runtime import (
+    EXIT_CPU,
+    EXIT_MEMORY,
+    EXIT_OUTPUT,
+    NOBODY,
+    child_env,
+    font_cache,
+    interpreter_binds,
+    own_processes,
+)
+
+__all__ = ["mechanisms", "run_calls"]
+
+RUNNER = Path(__file__).with_name("runner.py")
+_WARM = [*sorted(ALLOWED_IMPORTS), "matplotlib.pyplot", "PIL.PngImagePlugin", "encodings.idna"]
+"""What the runner loads before dropping privileges when the interpreter may be unreadable after."""
+
+
+def _prlimit(limits: Limits, as_root: bool) -> list[str]:
+    cpu = max(1, math.ceil(limits.cpu_s))
+    # RLIMIT_NPROC counts every process of the user: as root the runner switches to uid 65534
+    # (nobody), otherwise the user's processes already running count against it.
+    nproc = limits.processes + (0 if as_root else own_processes())
+    return [shutil.which("prlimit") or "prlimit", f"--cpu={cpu}:{cpu + 1}", f"--as={limits.memory_mb * 2**20}",
+            f"--fsize={limits.output_mb * 2**20}", f"--nproc={nproc}", "--core=0", "--"]
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stop(proc: subprocess.Popen) -> int:
+    """Kill a job from the inside out: first the wrapper's children (the PID namespace's init, whose
+    death takes every process of the namespace with it), so the wrapper reaps them and exits; then
+    whatever is left of the group. Killing the wrapper first would orphan its child to the host's
+    init, which in a container may never reap it (a zombie counted against RLIMIT_NPROC)."""
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    except OSError:
+        children = []
+    for child in children:
+        try:
+            os.kill(int(child), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        return proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc.pid)
+        return proc.wait()
+
+
+def _status(rc: int, sig: int, timed_out: bool, limits: Limits, written: int, stderr: str) -> tuple[str, str]:
+    if timed_out:
+        return "timeout", f"ran past the {limits.wall_s:g} s wall-time limit and was killed"
+    if rc == EXIT_MEMORY:
+        return "memory", f"ran out of its {limits.memory_mb} MB address space (MemoryError)"
+    if rc == EXIT_OUTPUT or sig == signal.SIGXFSZ or written >= limits.output_mb * 2**20:
+        return "output", f"wrote more than the {limits.output_mb} MB output limit"
+    if sig == signal.SIGXCPU or rc == EXIT_CPU:
+        return "cpu", f"used more than its {limits.cpu_s:g} s of CPU time (SIGXCPU)"
+    if sig == signal.SIGKILL:
+        return "killed", "killed by SIGKILL (past the CPU hard limit, or the kernel ran out of memory)"
+    if rc != 0:
+        what = f"signal {signal.Signals(sig).name}" if sig in signal.valid_signals() else f"exit status {rc}"
+        tail = stderr.strip().splitlines()[-1:] or [""]
+        return "crashed", f"the sandboxed process ended with {what}: {tail[0][:300]}"
+    return "ok", ""
+
+
+def _results(scratch: Path, calls: list[Call]) -> tuple[CallResult, ...] | None:
+    path = scratch / "results.json"
+    if not path.is_file():
+        return None
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(rows, list) or len(rows) != len(calls):
+        return None
+    out = []
+    for i, (row, call) in enumerate(zip(rows, calls, strict=True)):
+        png = scratch / f"out_{i}.png"
+        data = png.read_bytes() if call.savepath and png.is_file() and not png.is_symlink() else None
+        out.append(CallResult(bool(row.get("ok")), row.get("value"), str(row.get("error", "")), data))
+    return tuple(out)
+
+
+def _written(folder: Path) -> int:
+    """The largest file the job left (RLIMIT_FSIZE caps each; this catches an exit mid-write)."""
+    sizes = [p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    return max(sizes, default=0)
+
+
+def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str | None = None,
+              check: bool = True) -> JobResult:
+    """Run ``calls`` in one sandboxed job and return how it ended.
+
+    ``check`` first applies the AST check (:func:`~.check.check_code`, raising
+    :class:`~.check.CodeRejected`); only the sandbox's own tests switch it off, to show that the
+    sandbox contains what the check would have refused. ``mechanism``: a name from
+    :data:`~.base.MECHANISMS` (default: the strongest available)."""
+    limits = limits or Limits()
+    if check:
+        for call in calls:
+            check_code(call.code, call.function)
+    if mechanism is None:
+        found = mechanisms()
+        if not found:
+            raise RuntimeError("no sandbox mechanism works here: install bubblewrap (apt-get install bubblewrap)")
+        mechanism = found[0]
+    box = MECHANISMS[mechanism]
+    as_root = os.geteuid() == 0
+    with tempfile.TemporaryDirectory(prefix="chartprobe-sandbox-") as tmp:
+        host = Path(tmp)
+        scratch = host / "scratch"
+        (scratch / ".mpl").mkdir(parents=True)
+        for cached in font_cache().glob("fontlist-*.json"):
+            shutil.copyfile(cached, scratch / ".mpl" / cached.name)
+        job = {"calls": [{"code": c.code, "function": c.function, "args": list(c.args), "savepath": c.savepath}
+                         for c in calls], "drop_to": NOBODY if as_root else None,
+               "warm": _WARM if as_root and not box.isolates_files else []}
+        (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
+        if as_root:
+            host.chmod(0o711)  # the unprivileged child must cross it to reach its scratch folder
+            for p in (scratch, *scratch.rglob("*")):
+                os.chown(p, NOBODY, NOBODY)
+        python = [sys.executable, "-s", "-B", *(["-P"] if sys.version_info >= (3, 11) else [])]
+        cmd, _, child_scratch = box.wrap(python, scratch, RUNNER, interpreter_binds(), limits, as_root)
+        out_path, err_path = host / "stdout", host / "stderr"
+        start = time.monotonic()
+        with open(out_path, "wb") as out, open(err_path, "wb") as err:
+            out_path.chmod(0o600)
+            err_path.chmod(0o600)
+            proc = subprocess.Popen(_prlimit(limits, as_root) + cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=err, env=child_env(child_scratch, private_tmp=box.isolates_files),
+                                    cwd=scratch, start_new_session=True, close_fds=True)
+            timed_out = False
+            try:
+                rc = proc.wait(timeout=limits.wall_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                rc = _stop(proc)
+            finally:
+                _kill_group(proc.pid)
+        wall = time.monotonic() - start
+        stderr = err_path.read_bytes()[-4000:].decode("utf-8", "replace")
+        written = max(_written(scratch), out_path.stat().st_size, err_path.stat().st_size)
+        status, reason = _status(rc, box.signal_of(rc, stderr), timed_out, limits, written, stderr)
+        results: tuple[CallResult, ...] = ()
+        if status == "ok":
+            found_results = _results(scratch, calls)
+            if found_results is None:
+                status, reason = "crashed", f"the runner wrote no results: {stderr.strip()[-300:]}"
+            else:
+                results = found_results
+        return JobResult(status, reason, results, mechanism, round(wall, 3))
+
+
+def mechanisms() -> list[str]:
+    """The mechanisms that work here, strongest first (``bwrap`` before ``unshare``): each is
+    installed and has run a trivial job with the real command line, limits and user switch."""
+    return [name for name in MECHANISMS if _works(name)]
+
+
+@functools.cache
+def _works(name: str) -> bool:
+    if not MECHANISMS[name].found():
+        return False
+    try:
+        job = run_calls([Call("def probe():\n    return 1\n", "probe")], Limits(cpu_s=10, wall_s=30), mechanism=name)
+    except OSError:
+        return False
+    return job.status == "ok" and job.results[0].value == 1

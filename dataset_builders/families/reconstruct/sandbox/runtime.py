@@ -1,0 +1,90 @@
+"""What every sandboxed child needs from the host: its environment, the interpreter folders to bind,
+a prebuilt matplotlib font cache, and the unprivileged user it runs as."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["EXIT_CPU", "EXIT_MEMORY", "EXIT_OUTPUT", "NOBODY", "child_env", "font_cache", "interpreter_binds",
+           "own_processes"]
+
+EXIT_MEMORY = 86
+"""The runner's exit status when the code ran out of address space (kept equal to runner.py's)."""
+EXIT_OUTPUT = 87
+"""The runner's exit status when a write passed the output limit (EFBIG)."""
+EXIT_CPU = 88
+"""The runner's exit status at the CPU soft limit (its SIGXCPU handler)."""
+NOBODY = 65534
+"""The uid/gid a job runs as when the host runs as root."""
+
+_LIBRARIES = ("numpy", "pandas", "matplotlib", "PIL", "dateutil", "pyparsing", "kiwisolver", "cycler",
+              "fontTools", "contourpy", "packaging", "pytz", "tzdata", "six")
+"""What the contract's imports load; their folders are bound read-only (usually inside sys.prefix)."""
+
+
+def child_env(scratch: str, *, private_tmp: bool) -> dict[str, str]:
+    """The child's whole environment: nothing of the host's (no keys, no proxies, no PYTHONPATH)."""
+    return {"PATH": "/usr/bin:/bin", "HOME": scratch, "TMPDIR": "/tmp" if private_tmp else scratch,
+            "LANG": "C.UTF-8", "MPLBACKEND": "Agg", "MPLCONFIGDIR": f"{scratch}/.mpl",
+            "PYTHONHASHSEED": "0", "SOURCE_DATE_EPOCH": "0", "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+@functools.cache
+def interpreter_binds() -> list[Path]:
+    """Folders the interpreter and the contract's libraries live in (outermost only)."""
+    paths = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
+    paths.add(Path(sys.executable).resolve().parent.parent)
+    for name in _LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            paths.add(Path(spec.origin).resolve().parent.parent)
+    outer = sorted(paths, key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for p in outer:
+        if p.is_dir() and not any(p == k or k in p.parents for k in kept):
+            kept.append(p)
+    return kept
+
+
+@functools.cache
+def font_cache() -> Path:
+    """A matplotlib config folder holding a font list built once per machine and matplotlib version,
+    copied into each job (building it in every job would cost seconds per chart)."""
+    import matplotlib
+
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chartprobe"
+    target = root / f"sandbox-mpl-{matplotlib.__version__}"
+    if any(target.glob("fontlist-*.json")):
+        return target
+    root.mkdir(parents=True, exist_ok=True)
+    build = Path(tempfile.mkdtemp(prefix="sandbox-mpl-", dir=root))
+    # matplotlib's own font scan, with an empty HOME so the list holds only system and bundled fonts
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(build), "MPLCONFIGDIR": str(build), "MPLBACKEND": "Agg"}
+    subprocess.run([sys.executable, "-s", "-c", "import matplotlib.font_manager"], env=env, check=True,
+                   timeout=300, capture_output=True)
+    try:
+        build.rename(target)
+    except OSError:  # another process built it first
+        pass
+    return target if any(target.glob("fontlist-*.json")) else build
+
+
+def own_processes() -> int:
+    """How many processes this user runs now (RLIMIT_NPROC counts them with the job's)."""
+    uid = str(os.getuid())
+    n = 0
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        line = next((ln for ln in text.splitlines() if ln.startswith("Uid:")), "")
+        n += line.split()[1:2] == [uid]
+    return n
