@@ -11,6 +11,13 @@ command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || {
     echo "install.sh: could not install chromium (needed by tests/test_space.py); run as root or" \
          "install Debian's chromium yourself, then rerun" >&2; exit 1; }
 }
+# Debian's bubblewrap: the sandbox `chartprobe reconstruct` runs model-written code in (its tests need it;
+# without it only the weaker unshare+rlimit fallback exists, which reconstruct refuses unless told).
+command -v bwrap >/dev/null || {
+  { apt-get install -y -qq bubblewrap || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap; }; } \
+    >/dev/null 2>&1 || { echo "install.sh: could not install bubblewrap (needed by chartprobe reconstruct's sandbox" \
+                              "and tests/test_reconstruct_*.py); run as root or install Debian's bubblewrap" >&2; exit 1; }
+}
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
