@@ -3,6 +3,8 @@
     chartprobe build  DATASET|all [--preset small|full|FILE.yaml] --out DIR [--num-proc N] [--seed S] [--overwrite]
                       [--shard I/N]
     chartprobe merge  SHARD_DIR [SHARD_DIR ...] --out DIR [--overwrite]   (the shards' release, same hash)
+    chartprobe reconstruct --source chartqa|HUB_ID|DIR --model M [--base-url URL] --work DIR --out DIR
+                      (real charts in: Chartographer's reconstruction pipeline, sandboxed model code)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws]
@@ -42,7 +44,7 @@ _NO_DEBUG_FLAG = ("eval",)  # its arguments all belong to lm_eval, --debug inclu
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser (also used to document the CLI in the README)."""
     from chartprobe.dataset_builders import commands as builder_commands
-    from chartprobe.dataset_builders import merge_cli
+    from chartprobe.dataset_builders import merge_cli, reconstruct_cli
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks import export_cli, lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     builder_commands.add_parsers(sub)     # build, render, push, list
     merge_cli.add_parser(sub)             # merge
+    reconstruct_cli.add_parser(sub)       # reconstruct
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     lmms_cli.add_parsers(sub)             # lmms-tasks-path
     add_train_parser(sub)                 # train
@@ -69,12 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _known_errors() -> tuple[type[BaseException], ...]:
     from chartprobe.dataset_builders import commands as builder_commands
+    from chartprobe.dataset_builders import reconstruct_cli
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks import export_cli
     from chartprobe.training import cli as train_cli
 
-    return (builder_commands.known_errors() + eval_commands.known_errors() + export_cli.known_errors()
-            + train_cli.known_errors())
+    return (builder_commands.known_errors() + reconstruct_cli.known_errors() + eval_commands.known_errors()
+            + export_cli.known_errors() + train_cli.known_errors())
 
 
 def main(argv: list[str] | None = None) -> int:

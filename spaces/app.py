@@ -4,6 +4,7 @@
     python spaces/app.py --data hub/        # local releases: hub/chartprobe-<name>/ (the one switch)
     CHARTPROBE_DATA=hub/ python spaces/app.py                  # the same switch as the lm-eval tasks
     python spaces/app.py --data hub/ --predictions out/        # offer out/'s samples and results files
+    python spaces/app.py --data hub/ --review work/review      # review `chartprobe reconstruct`'s queue
 
 This file only composes the views (``chartspace/views/<name>.py``, one module each) and
 launches the server; it adds its own folder to ``sys.path`` (``spaces`` itself is not an
@@ -37,6 +38,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--predictions", default=os.environ.get("CHARTPROBE_PREDICTIONS"),
                     help="server folder whose samples_*.jsonl folders and results .json files the page "
                          "may load (nothing outside it is ever read)")
+    ap.add_argument("--review", default=os.environ.get("CHARTPROBE_REVIEW"),
+                    help="a `chartprobe reconstruct` work folder's review/ folder: its needs-review items get "
+                         "a Review tab whose approve / reject writes review/decisions.jsonl")
     ap.add_argument("--host", default=os.environ.get("GRADIO_SERVER_NAME", "127.0.0.1"))
     ap.add_argument("--port", type=int, default=int(os.environ.get("GRADIO_SERVER_PORT", "7860")))
     return ap.parse_args(argv)
@@ -53,14 +57,14 @@ def _tab(title: str, key: str, build):
     return handle
 
 
-def build_app(predictions_root: Path | None, workspace):
+def build_app(predictions_root: Path | None, workspace, review_root: Path | None = None):
     """The Blocks app: a header, one tab per dataset view, predictions, leaderboard, profile and generator.
     ``workspace`` (``chartspace.workspace.Workspace``) holds every file the app writes."""
     import gradio as gr
     from chartspace import views
     from chartspace.predictions import PredictionSet
     from chartspace.source import DataSource
-    from chartspace.views import generate, leaderboard, predictions, profile
+    from chartspace.views import generate, leaderboard, predictions, profile, review
 
     source = DataSource()
     # Charts handed to gr.Image become files in gradio's cache: drop those older than an hour.
@@ -76,6 +80,7 @@ def build_app(predictions_root: Path | None, workspace):
             _tab(leaderboard.TITLE, "leaderboard", lambda: leaderboard.build(state))
             _tab(profile.TITLE, "profile", lambda: profile.build(state, workspace))
             _tab("Generate", "generate", generate.build)
+            _tab(review.TITLE, "review", lambda: review.build(review_root))
         demo.load(handles[0].refresh, handles[0].inputs, handles[0].outputs)  # the first screen
         demo.unload(predictions.unload_handler(workspace))  # a closed tab's uploads go with it
     first = handles[0]  # render it once in the background: the first visitor finds its split open
@@ -100,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     from starlette.middleware import Middleware
 
     root = Path(args.predictions).expanduser().resolve() if args.predictions else None
-    demo = build_app(root, workspace)
+    review_root = Path(args.review).expanduser().resolve() if args.review else None
+    demo = build_app(root, workspace, review_root)
     demo.queue(default_concurrency_limit=4)
     demo.launch(server_name=args.host, server_port=args.port, css=CSS, show_error=False,
                 max_file_size=MAX_FILE_BYTES, footer_links=["api", "gradio"], prevent_thread_lock=True,

@@ -116,6 +116,10 @@ def released_inputs(preset: Any) -> str:
     if named is None:
         return ""
     found = load_released(*named)
+    if found.manifest is not None:  # a `chartprobe reconstruct` export, not the paper's families
+        from .reconstruct.card import reconstruction_inputs
+
+        return reconstruction_inputs(found) + "\n### Field mapping\n\n" + MAPPING + "\n"
     intro = (f"**Imported, not generated.** Every row is a member of a released {RELEASED['name']} family "
              f"([{RELEASED['dataset']}]({RELEASED['dataset_url']})), read from a local copy in its released layout "
              "by `chartprobe build families --released DIR` and mapped onto this schema. Questions and gold "

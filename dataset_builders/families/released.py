@@ -50,9 +50,11 @@ from ..release.imported import (
     files_revisions,
     hub_revision,
 )
+from .reconstruct.manifest import Manifest, ManifestError, read_manifest
 from .released_images import embed, find_image, read_checked
 from .released_rows import (
     BENCHMARKS,
+    Benchmark,
     ReleasedFamiliesError,
     ReleasedMember,
     check_family,
@@ -74,7 +76,7 @@ ENDS = ("all", "resolution")
 """The configs every ``--released`` build has besides one per benchmark (first and last)."""
 MAX_ROWS_FILE_BYTES = 256 << 20
 SKIP_PARTS = ("chart_data", "images", "originals")
-NOT_ROWS = ("datasets.json",)
+NOT_ROWS = ("datasets.json", "chartprobe-reconstruction.json")
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,11 +90,23 @@ class ReleasedSet:
     skipped: tuple[str, ...]
     """Question ids with an original row only (not families: :func:`~.released_rows.original_only`)."""
     license: str | None
+    manifest: Manifest | None = None
+    """A ``chartprobe reconstruct`` export's manifest (its source declared as one more benchmark)."""
+
+    @property
+    def declared(self) -> dict[str, Benchmark]:
+        """The benchmark a reconstruction manifest declares (empty for the paper's own data)."""
+        if self.manifest is None:
+            return {}
+        b = self.manifest.benchmark
+        return {b["key"]: Benchmark(b["key"], b["name"], b["hub"], b["license"], b["rights"], b["families"])}
 
     @property
     def digest(self) -> str:
-        """SHA-256 over every file read (path and content hash of each)."""
-        return files_digest(self.files)
+        """SHA-256 over every file read (path and content hash of each; the manifest's too)."""
+        extra = () if self.manifest is None else (ReleasedFile(Path(self.manifest.path).name, self.manifest.sha256,
+                                                               None, None),)
+        return files_digest((*self.files, *extra))
 
     @property
     def revisions(self) -> tuple[str, ...]:
@@ -103,7 +117,7 @@ class ReleasedSet:
     def benchmarks(self) -> tuple[str, ...]:
         """The source benchmarks present, in the paper's order (ChartQA, CharXiv, ChartMuseum)."""
         present = {ms[0].benchmark for ms in self.families.values()}
-        return tuple(b for b in BENCHMARKS if b in present)
+        return tuple(b for b in (*BENCHMARKS, *self.declared) if b in present)
 
     @property
     def configs(self) -> tuple[str, ...]:
@@ -191,7 +205,8 @@ def _records(path: Path) -> tuple[list[tuple[str, Any]], str]:
     return out, hashlib.sha256(data).hexdigest()
 
 
-def _read_rows(root: Path, files: list[ReleasedFile]) -> dict[str, list[tuple[ReleasedMember, str, Path]]]:
+def _read_rows(root: Path, files: list[ReleasedFile], declared: Mapping[str, Benchmark]
+               ) -> dict[str, list[tuple[ReleasedMember, str, Path]]]:
     """Every released member with its released image path and row file, grouped by family in
     released order (images not looked up yet)."""
     grouped: dict[str, list[tuple[ReleasedMember, str, Path]]] = {}
@@ -200,7 +215,7 @@ def _read_rows(root: Path, files: list[ReleasedFile]) -> dict[str, list[tuple[Re
         if not records:
             raise ReleasedFamiliesError(f"{path}: holds no rows")
         for where, raw in records:
-            member, image = member_of(raw, where)
+            member, image = member_of(raw, where, declared)
             grouped.setdefault(member.family_id, []).append((member, image, path))
         rel = path.relative_to(root).as_posix()
         files.append(ReleasedFile(rel, digest, len(records), hub_revision(root, rel)))
@@ -229,7 +244,12 @@ def read_released(root: str | Path) -> ReleasedSet:
                                     f"{RELEASED['dataset']}: huggingface-cli download {RELEASED['dataset']} "
                                     "--repo-type dataset --local-dir DIR)")
     files: list[ReleasedFile] = []
-    grouped = _read_rows(root, files)
+    try:
+        manifest = read_manifest(root)
+    except ManifestError as exc:
+        raise ReleasedFamiliesError(str(exc)) from None
+    declared = ReleasedSet(str(root), (), {}, (), None, manifest).declared
+    grouped = _read_rows(root, files, declared)
     skipped = tuple(fid for fid, found in grouped.items() if original_only([m for m, _, _ in found]))
     images: dict[str, str] = {}
     families = {}
@@ -241,7 +261,7 @@ def read_released(root: str | Path) -> ReleasedSet:
         families[fid] = tuple(_with_images(root, [(m, *released_at[id(m)]) for m in ordered], files, images))
     if not families:
         raise ReleasedFamiliesError(f"{root}: no complete family (original, reconstruction and seed variants)")
-    return ReleasedSet(str(root.resolve()), tuple(files), families, skipped, declared_license(root))
+    return ReleasedSet(str(root.resolve()), tuple(files), families, skipped, declared_license(root), manifest)
 
 
 LOADER: ReleasedLoader[ReleasedSet] = ReleasedLoader(read_released, ReleasedFamiliesError)

@@ -33,7 +33,8 @@ was told otherwise) and ``source_row_index`` (the row of the source split after 
   paper's data object, not a chartprobe spec), ``qa_params`` ``"{}"``, ``chart_kind`` ``unknown``,
   ``tolerance``/``answer_aliases``/``degradation`` ``""``, ``seed`` null;
 - ``data_source`` = ``chartographer:<source_dataset_split>/<question_id>/<variant>`` plus
-  ``#row=<source_row_index>`` and ``@<chart_id>`` when released.
+  ``#row=<source_row_index>`` and ``@<chart_id>`` when released, and ``;license=<licence>`` when the
+  row carries one (``chartprobe reconstruct`` exports: the source row's licence, per row).
 
 A group of rows is a family when it has its original, its reconstruction and at least one seed
 variant. A question id with an original row only (the export writes an original for every source
@@ -101,9 +102,16 @@ BENCHMARKS: dict[str, Benchmark] = {b.key: b for b in (
 """The paper's three source benchmarks, in its order (§4, Table 1)."""
 
 
-def benchmark_of(source_split: str, where: str) -> Benchmark:
-    """The benchmark a ``source_dataset_split`` (``chartqa_val``, ``HuggingFaceM4/ChartQA_val``) names."""
+def benchmark_of(source_split: str, where: str, declared: Mapping[str, Benchmark] | None = None) -> Benchmark:
+    """The benchmark a ``source_dataset_split`` (``chartqa_val``, ``HuggingFaceM4/ChartQA_val``) names.
+
+    ``declared``: the source a ``chartprobe reconstruct`` export declares in its manifest; its
+    splits start with its key (``fixture_test``), and it wins over the paper's three.
+    """
     flat = re.sub(r"[^a-z0-9]", "", source_split.lower())
+    for key, bench in (declared or {}).items():
+        if flat.startswith(key):
+            return bench
     found = [b for b in BENCHMARKS if b in flat]
     if len(found) != 1:
         raise ReleasedFamiliesError(f"{where}: source_dataset_split {source_split!r} names "
@@ -154,6 +162,8 @@ class ReleasedMember:
     """Relative to the released folder (empty until the image is found)."""
     image_sha256: str
     where: str
+    license: str = ""
+    """The source row's licence when the rows carry one (``chartprobe reconstruct`` exports do)."""
 
 
 def _text(raw: Mapping[str, Any], key: str, where: str, *, empty: bool = False) -> str:
@@ -195,8 +205,10 @@ def _reasoning(raw: Mapping[str, Any]) -> str:
     return REASONING.get(name, "unknown")
 
 
-def member_of(raw: Any, where: str) -> tuple[ReleasedMember, str]:
-    """A checked member (image not yet found: ``image``/``image_sha256`` empty) and its released image path."""
+def member_of(raw: Any, where: str, declared: Mapping[str, Benchmark] | None = None) -> tuple[ReleasedMember, str]:
+    """A checked member (image not yet found: ``image``/``image_sha256`` empty) and its released image path.
+
+    ``declared``: a reconstruction's own source benchmark (:func:`benchmark_of`)."""
     if not isinstance(raw, dict):
         raise ReleasedFamiliesError(f"{where}: expected a JSON object, got {type(raw).__name__}")
     missing = [k for k in REQUIRED_FIELDS if k not in raw]
@@ -208,11 +220,11 @@ def member_of(raw: Any, where: str) -> tuple[ReleasedMember, str]:
     split, qid = _text(raw, "source_dataset_split", where), _text(raw, "question_id", where)
     member = ReleasedMember(
         family_id=f"{split}-{qid}", role=role, variant_seed=seed, variant=variant, question_id=qid,
-        source_split=split, benchmark=benchmark_of(split, where).key,
+        source_split=split, benchmark=benchmark_of(split, where, declared).key,
         question=_first(raw, QUESTION_FIELDS, where), answer=_first(raw, ANSWER_FIELDS, where),
         chart_id=_text(raw, "chart_id", where, empty=True) if raw.get("chart_id") is not None else "",
         source_row_index=_row_index(raw, where), reasoning_type=_reasoning(raw), image="", image_sha256="",
-        where=where)
+        where=where, license=_text(raw, "license", where) if raw.get("license") is not None else "")
     return member, _text(raw, "image", where, empty=True)
 
 
@@ -247,7 +259,8 @@ def data_source(m: ReleasedMember) -> str:
     """Where an imported row comes from: released split, question id, variant, source row, chart."""
     row = "" if m.source_row_index is None else f"#row={m.source_row_index}"
     chart = f"@{m.chart_id}" if m.chart_id else ""
-    return f"{SOURCE_PREFIX}{m.source_split}/{m.question_id}/{m.variant}{row}{chart}"
+    terms = f";license={m.license}" if m.license else ""
+    return f"{SOURCE_PREFIX}{m.source_split}/{m.question_id}/{m.variant}{row}{chart}{terms}"
 
 
 def _suffix(m: ReleasedMember) -> str:

@@ -1,0 +1,154 @@
+"""``chartprobe reconstruct``: real charts in. Any chart-QA source -> a ``chartprobe-families`` release
+whose ``original`` rows are the source images (Chartographer §3.1-3.3, A.2-A.5).
+
+    chartprobe reconstruct --source chartqa --split val --limit 50 --model gpt-5.2 --work cg-work/ --out hub/
+    chartprobe reconstruct --source ./my_charts --columns image=file_name,question=q,answer=a --license cc-by-4.0 \
+        --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-VL-8B-Instruct --work w/ --out hub/
+
+The work folder keeps the call cache (a re-run makes no call it already made), the review queue
+and decisions, the export in the paper's released layout, and one line per run in ``runs.jsonl``.
+The release is built from the export by the ``--released`` importer, so every families task,
+metric, agent and Space view reads it unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["add_parser", "cmd_reconstruct", "known_errors"]
+
+
+def _sandbox(args: argparse.Namespace):
+    from chartprobe.errors import UsageError
+
+    from .families.reconstruct.sandbox import MECHANISMS, Limits, mechanisms
+
+    found = mechanisms()
+    name = args.sandbox or (found[0] if found else None)
+    if name is None or name not in found:
+        raise UsageError(f"--sandbox {name or ''}: not available here (available: {', '.join(found) or 'none'}; "
+                         "install bubblewrap: apt-get install bubblewrap)")
+    if not MECHANISMS[name].isolates_files and not args.allow_weak_sandbox:
+        raise UsageError(f"only the {name} sandbox is available, which does not hide host files from model-written "
+                         "code; install bubblewrap (apt-get install bubblewrap) or pass --allow-weak-sandbox")
+    limits = Limits(cpu_s=args.cpu_seconds, wall_s=args.wall_seconds, memory_mb=args.memory_mb)
+    return name, limits
+
+
+def _client(args: argparse.Namespace, work: Path):
+    from .families.reconstruct.client import CachedClient, OpenAIClient, TransformersClient
+
+    if args.backend == "transformers":
+        inner = TransformersClient(args.model, max_tokens=args.max_tokens, device=args.device)
+    else:
+        import os
+
+        key = os.environ.get(args.api_key_env) if args.api_key_env else None
+        inner = OpenAIClient(args.model, base_url=args.base_url, api_key=key, temperature=args.temperature,
+                             max_tokens=args.max_tokens, timeout=args.timeout, max_retries=args.max_retries,
+                             concurrency=args.concurrency)
+    return CachedClient(inner, work / "cache", price_in=args.price_in, price_out=args.price_out)
+
+
+def cmd_reconstruct(args: argparse.Namespace) -> int:
+    from chartprobe.errors import UsageError, check_output, no_new_folders
+
+    from .families.reconstruct.run import reconstruct
+
+    if args.concurrency < 1 or (args.limit is not None and args.limit < 1):
+        raise UsageError("--concurrency and --limit must be >= 1")
+    check_output(args.out, "--out", folder=True)
+    check_output(args.work, "--work", folder=True)
+    final = Path(args.out) / "chartprobe-families"
+    if final.exists() and not args.overwrite:
+        raise UsageError(f"{final} already exists (pass --overwrite to replace it)")
+    columns = None
+    if args.columns:
+        from .families.reconstruct.sources import parse_columns
+
+        columns = parse_columns(args.columns)
+    mechanism, limits = _sandbox(args)
+    work = Path(args.work)
+    client = _client(args, work)
+    command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    start = time.monotonic()
+    with no_new_folders(args.out):
+        summary = reconstruct(args.source, work, args.out, client, mechanism=mechanism, limits=limits,
+                              split=args.split, columns=columns, license=args.license, limit=args.limit,
+                              concurrency=args.concurrency, overwrite=args.overwrite, command=command,
+                              progress=not args.quiet)
+    summary["seconds"] = round(time.monotonic() - start, 2)
+    with open(work / "runs.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(summary, sort_keys=True) + "\n")
+    counts = summary["counts"]
+    print(f"{counts['accepted']} accepted, {counts['rejected']} rejected, {counts['needs_review']} need review "
+          f"({work / 'review' / 'queue.jsonl'}), {counts['error']} errors; model calls {summary['calls']}, "
+          f"from cache {summary['cached']}; sandbox {mechanism}")
+    if summary.get("release"):
+        print(f"{summary['release']}\t{summary['rows']} rows\tsha256:{summary['content_hash']}")
+    else:
+        print("chartprobe: no family was accepted, so no release was built (the export and the review queue "
+              "are written)", file=sys.stderr)
+    if counts["error"]:  # the endpoint failed for some charts: not their verdict; a re-run retries them
+        print(f"chartprobe: {counts['error']} charts failed on the model endpoint; re-run the same command to "
+              "retry them (every reply already received is reused from the cache)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add ``reconstruct`` to the ``chartprobe`` subparsers."""
+    from .families.reconstruct.sources import SOURCE_PRESETS
+
+    r = sub.add_parser("reconstruct", help="real charts in: a chart-QA source -> counterfactual families (Chartographer)",
+                       description="Reconstruct each source chart as data + plotting code with a VLM, refine it, "
+                                   "generate ten counterfactual variants with executable QA logic (model-written "
+                                   "code runs in a sandbox), and build a chartprobe-families release whose original "
+                                   "rows are the source images.")
+    r.add_argument("--source", required=True, help=f"a preset ({', '.join(SOURCE_PRESETS)}), a Hub dataset id, a "
+                                                   "folder with metadata.jsonl, or parquet file(s)")
+    r.add_argument("--split", help="source split (presets: the paper's: ChartQA val, CharXiv validation, ChartMuseum dev)")
+    r.add_argument("--columns", help="image=COL,question=COL,answer=COL for sources that are not presets")
+    r.add_argument("--license", help="the source's licence (SPDX id), recorded per row and in the card")
+    r.add_argument("--limit", type=int, help="only the first N (kept) source rows")
+    r.add_argument("--work", required=True, help="work folder: cache/, review/, export/, runs.jsonl (reused by re-runs)")
+    r.add_argument("--out", required=True, help="folder that receives chartprobe-families/")
+    r.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
+    m = r.add_argument_group("model (construction calls)")
+    m.add_argument("--model", required=True, help="model name at the endpoint, or a local checkpoint (--backend transformers)")
+    m.add_argument("--backend", choices=("openai", "transformers"), default="openai",
+                   help="an OpenAI-compatible endpoint (default) or a local transformers VLM")
+    m.add_argument("--base-url", help="OpenAI-compatible base URL (default: api.openai.com), e.g. http://127.0.0.1:8000/v1")
+    m.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
+    m.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (the paper: 0)")
+    m.add_argument("--max-tokens", type=int, default=8192, help="completion limit per call")
+    m.add_argument("--timeout", type=float, default=300.0, help="seconds per request before it is retried")
+    m.add_argument("--max-retries", type=int, default=5, help="retries with exponential backoff per request")
+    m.add_argument("--concurrency", type=int, default=4, help="charts (and requests) in flight at once")
+    m.add_argument("--price-in", type=float, default=0.0, help="USD per million prompt tokens (cost accounting)")
+    m.add_argument("--price-out", type=float, default=0.0, help="USD per million completion tokens")
+    m.add_argument("--device", default="cpu", help="--backend transformers: torch device")
+    s = r.add_argument_group("sandbox (model-written code)")
+    s.add_argument("--sandbox", choices=("bwrap", "unshare"), help="mechanism (default: the best available, bwrap)")
+    s.add_argument("--allow-weak-sandbox", action="store_true",
+                   help="run with the unshare+rlimit fallback, which does not hide host files")
+    s.add_argument("--cpu-seconds", type=float, default=20.0, help="CPU time per sandboxed job")
+    s.add_argument("--wall-seconds", type=float, default=40.0, help="wall time per sandboxed job")
+    s.add_argument("--memory-mb", type=int, default=1536, help="address space per sandboxed job")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_reconstruct)
+
+
+def known_errors() -> tuple[type[BaseException], ...]:
+    """This command's bad-input errors (one error line, exit 2)."""
+    from .families.reconstruct.client import ModelError
+    from .families.reconstruct.manifest import ManifestError
+    from .families.reconstruct.review import ReviewError
+    from .families.reconstruct.sources import SourceError
+
+    return (SourceError, ManifestError, ReviewError, ModelError)
