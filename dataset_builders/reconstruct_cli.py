@@ -26,16 +26,18 @@ __all__ = ["add_parser", "cmd_reconstruct", "known_errors"]
 def _sandbox(args: argparse.Namespace):
     from chartprobe.errors import UsageError
 
-    from .families.reconstruct.sandbox import MECHANISMS, Limits, mechanisms
+    from .families.reconstruct.sandbox import MECHANISMS, Limits, mechanisms, probe
 
     found = mechanisms()
     name = args.sandbox or (found[0] if found else None)
     if name is None or name not in found:
-        raise UsageError(f"--sandbox {name or ''}: not available here (available: {', '.join(found) or 'none'}; "
-                         "install bubblewrap: apt-get install bubblewrap)")
+        why = "; ".join(probe(m) for m in ([name] if name else MECHANISMS))
+        raise UsageError(f"--sandbox {name or ''}: no sandbox works here ({why}); install bubblewrap "
+                         "(apt-get install bubblewrap)")
     if not MECHANISMS[name].isolates_files and not args.allow_weak_sandbox:
-        raise UsageError(f"only the {name} sandbox is available, which does not hide host files from model-written "
-                         "code; install bubblewrap (apt-get install bubblewrap) or pass --allow-weak-sandbox")
+        strong = probe("bwrap") or "bwrap works here: leave out --sandbox"
+        raise UsageError(f"the {name} sandbox does not hide host files from model-written code ({strong}); "
+                         "install bubblewrap (apt-get install bubblewrap) or pass --allow-weak-sandbox")
     limits = Limits(cpu_s=args.cpu_seconds, wall_s=args.wall_seconds, memory_mb=args.memory_mb)
     return name, limits
 

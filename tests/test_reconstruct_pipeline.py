@@ -17,13 +17,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from chartprobe.dataset_builders.families.reconstruct.sandbox import mechanisms
+from chartprobe.dataset_builders.families.reconstruct.sandbox import MECHANISMS
 from reconstruct_standin import scripted_model
 
 from chartprobe.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reconstruct"
-pytestmark = pytest.mark.skipif("bwrap" not in mechanisms(), reason="bubblewrap is not installed "
+pytestmark = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubblewrap is not installed "
                                 "(scripts/install.sh installs it)")
 
 

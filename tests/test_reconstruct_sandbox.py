@@ -29,18 +29,21 @@ from chartprobe.dataset_builders.families.reconstruct.sandbox import (
     Limits,
     check_code,
     mechanisms,
+    probe,
     run_calls,
     runner,
     runtime,
 )
 from reconstruct_standin import scripted_model
 
-AVAILABLE = mechanisms()
+# bwrap when installed (it must then work: a broken install fails these tests rather than skipping
+# them), the unshare fallback where it works on this machine
+AVAILABLE = [m for m in MECHANISMS if (m == "bwrap" and MECHANISMS[m].found()) or (m != "bwrap" and not probe(m))]
 ISOLATING = [m for m in AVAILABLE if MECHANISMS[m].isolates_files]
 LIMITS = Limits(cpu_s=2, wall_s=6, memory_mb=1024, output_mb=4, processes=32)
 FIXTURE = Path(__file__).parent / "fixtures" / "reconstruct"
 
-needs_bwrap = pytest.mark.skipif("bwrap" not in AVAILABLE, reason="bubblewrap is not installed "
+needs_bwrap = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubblewrap is not installed "
                                  "(scripts/install.sh installs it)")
 every = pytest.mark.parametrize("mech", AVAILABLE or [pytest.param("none", marks=pytest.mark.skip("no mechanism"))])
 isolating = pytest.mark.parametrize("mech", ISOLATING or [pytest.param("none", marks=pytest.mark.skip("no bwrap"))])
@@ -130,6 +133,12 @@ def test_code_runs_unprivileged_without_the_hosts_environment(mech, monkeypatch)
     uid, caps, env = job.results[0].value
     assert uid != 0 and caps == 0
     assert "OPENAI_API_KEY" not in env and "PYTHONPATH" not in env
+
+
+@needs_bwrap
+def test_an_installed_bwrap_works_and_comes_first():
+    assert probe("bwrap") == ""
+    assert mechanisms()[0] == "bwrap"
 
 
 def test_runner_and_host_agree_on_exit_codes():

@@ -10,7 +10,7 @@ child runs :mod:`.runner`, which imports nothing of chartprobe.
 from . import bwrap, unshare  # noqa: F401  (registers the mechanisms, strongest first)
 from .base import MECHANISMS, STATUSES, Call, CallResult, JobResult, Limits
 from .check import ALLOWED_IMPORTS, CodeRejected, check_code
-from .jobs import mechanisms, run_calls
+from .jobs import mechanisms, probe, run_calls
 
 __all__ = ["ALLOWED_IMPORTS", "MECHANISMS", "STATUSES", "Call", "CallResult", "CodeRejected", "JobResult",
-           "Limits", "check_code", "mechanisms", "run_calls"]
+           "Limits", "check_code", "mechanisms", "probe", "run_calls"]

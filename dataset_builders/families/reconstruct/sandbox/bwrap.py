@@ -55,12 +55,14 @@ class Bubblewrap(Mechanism):
                 cmd += ["--symlink", str(p.readlink()), path]
             elif p.is_dir():
                 cmd += ["--ro-bind", path, path]
-        made: set[Path] = set()
+        # /tmp, /proc and /dev first: a later mount over /tmp would hide an interpreter installed
+        # under it (a CI clone's .venv in a mktemp folder); binds made after it land on top of it
+        cmd += ["--perms", "1777", "--size", str(limits.output_mb * 4 * 2**20), "--tmpfs", "/tmp",
+                "--proc", "/proc", "--dev", "/dev"]
+        made: set[Path] = {Path("/tmp"), Path("/proc"), Path("/dev")}
         for path in binds:
             if not any(str(path).startswith(s + "/") or str(path) == s for s in _SYSTEM):
                 cmd += _parents(path, made) + ["--ro-bind", str(path), str(path)]
-        tmp_bytes = str(limits.output_mb * 4 * 2**20)
-        cmd += ["--proc", "/proc", "--dev", "/dev", "--size", tmp_bytes, "--tmpfs", "/tmp",
-                *_parents(Path("/sandbox/runner.py"), made), "--ro-bind", str(runner), "/sandbox/runner.py", "--bind", str(scratch), "/scratch",
-                "--chdir", "/scratch", "--"]
+        cmd += [*_parents(Path("/sandbox/runner.py"), made), "--ro-bind", str(runner), "/sandbox/runner.py",
+                "--bind", str(scratch), "/scratch", "--chdir", "/scratch", "--"]
         return cmd + python + ["/sandbox/runner.py", "/scratch"], "/sandbox/runner.py", "/scratch"

@@ -34,7 +34,7 @@ from .runtime import (
     own_processes,
 )
 
-__all__ = ["mechanisms", "run_calls"]
+__all__ = ["mechanisms", "probe", "run_calls"]
 
 RUNNER = Path(__file__).with_name("runner.py")
 _WARM = [*sorted(ALLOWED_IMPORTS), "matplotlib.pyplot", "PIL.PngImagePlugin", "encodings.idna"]
@@ -184,16 +184,24 @@ def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str
 
 def mechanisms() -> list[str]:
     """The mechanisms that work here, strongest first (``bwrap`` before ``unshare``): each is
-    installed and has run a trivial job with the real command line, limits and user switch."""
-    return [name for name in MECHANISMS if _works(name)]
+    installed and has run a trial job with the real command line, limits and user switch."""
+    return [name for name in MECHANISMS if not probe(name)]
+
+
+_PROBE = "import matplotlib.pyplot\nimport numpy\n\n\ndef probe():\n    return 1\n"
 
 
 @functools.cache
-def _works(name: str) -> bool:
+def probe(name: str) -> str:
+    """Why mechanism ``name`` cannot run jobs here ("" when it can): not installed, or its trial
+    job (importing the contract's libraries inside it) did not come back."""
     if not MECHANISMS[name].found():
-        return False
+        return f"{name} is not installed"
     try:
-        job = run_calls([Call("def probe():\n    return 1\n", "probe")], Limits(cpu_s=10, wall_s=30), mechanism=name)
-    except OSError:
-        return False
-    return job.status == "ok" and job.results[0].value == 1
+        job = run_calls([Call(_PROBE, "probe")], Limits(cpu_s=20, wall_s=60), mechanism=name)
+    except OSError as exc:
+        return f"{name} could not start: {exc}"
+    if job.status != "ok":
+        return f"{name}'s trial job ended {job.status}: {job.reason}"
+    result = job.results[0]
+    return "" if result.ok and result.value == 1 else f"{name}'s trial job failed: {result.error}"
