@@ -15,6 +15,7 @@ are written to a temp file and renamed, so a killed run never leaves half an ent
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import os
@@ -63,6 +64,15 @@ def _put(path: Path, entry: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+@functools.cache
+def _sandbox_source() -> list[tuple[str, str]]:
+    """(file, sha256) of the sandbox's modules, read once per process (part of every job key)."""
+    from . import sandbox
+
+    return sorted((p.name, hashlib.sha256(p.read_bytes()).hexdigest())
+                  for p in Path(sandbox.__file__).parent.glob("*.py"))
+
+
 @dataclass(frozen=True)
 class JobCache:
     """Finished sandbox jobs by content: ``<key[:2]>/<key>.json`` with each PNG in base64."""
@@ -73,12 +83,8 @@ class JobCache:
         """The job's key: its calls, limits, mechanism and the sandbox's source (a changed sandbox misses)."""
         from dataclasses import asdict
 
-        from . import sandbox
-
-        source = sorted((p.name, hashlib.sha256(p.read_bytes()).hexdigest())
-                        for p in Path(sandbox.__file__).parent.glob("*.py"))
         body = {"calls": [asdict(c) for c in calls], "limits": asdict(limits), "mechanism": mechanism,
-                "sandbox": source}
+                "sandbox": _sandbox_source()}
         return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
     def get(self, key: str) -> Any:

@@ -9,6 +9,7 @@ killed at the wall limit and again after every job, so nothing the code started 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -50,11 +51,10 @@ def _prlimit(limits: Limits, as_root: bool) -> list[str]:
             f"--fsize={limits.output_mb * 2**20}", f"--nproc={nproc}", "--core=0", "--"]
 
 
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+def _kill(pid: int, *, group: bool = False) -> None:
+    """SIGKILL a process (or its group); one that already ended is no error."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        (os.killpg if group else os.kill)(pid, signal.SIGKILL)
 
 
 def _stop(proc: subprocess.Popen) -> int:
@@ -67,14 +67,11 @@ def _stop(proc: subprocess.Popen) -> int:
     except OSError:
         children = []
     for child in children:
-        try:
-            os.kill(int(child), signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        _kill(int(child))
     try:
         return proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        _kill_group(proc.pid)
+        _kill(proc.pid, group=True)
         return proc.wait()
 
 
@@ -167,7 +164,7 @@ def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str
                 timed_out = True
                 rc = _stop(proc)
             finally:
-                _kill_group(proc.pid)
+                _kill(proc.pid, group=True)
         wall = time.monotonic() - start
         stderr = err_path.read_bytes()[-4000:].decode("utf-8", "replace")
         written = max(_written(scratch), out_path.stat().st_size, err_path.stat().st_size)

@@ -81,8 +81,8 @@ def _warm(modules):
     for name in modules:
         try:
             importlib.import_module(name)
-        except ImportError:
-            pass
+        except ImportError:  # not installed: code importing it fails in its own call, as it would anyway
+            continue
     import matplotlib
 
     matplotlib.use("Agg")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,9 +72,12 @@ def font_cache() -> Path:
                    timeout=300, capture_output=True)
     try:
         build.rename(target)
-    except OSError:  # another process built it first
-        pass
-    return target if any(target.glob("fontlist-*.json")) else build
+    except OSError:  # another process built it first: keep theirs, drop ours
+        if any(target.glob("fontlist-*.json")):
+            shutil.rmtree(build, ignore_errors=True)
+            return target
+        return build
+    return target
 
 
 def own_processes() -> int:
