@@ -34,8 +34,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from chartprobe.eval_tasks.results import FORMAT, to_columns
-from chartprobe.eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.rescoring.results import FORMAT, to_columns
+from chartprobe.eval_tasks.suites._task_index import task_index
 
 SKILL_TEMPLATES = {"perception": ["P-COUNT-BARS", "P-HEIGHT-2X", "P-TREND-PATTERN"],
                    "grounding": ["G-VT-TALLEST", "G-TV-VALUE-B", "G-BBOX-ELEMENT"],
@@ -68,7 +68,7 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
 
 def bench_report(n: int) -> float:
     """Seconds ``build_report`` takes on ``n`` scored records (two models)."""
-    from chartprobe.eval_tasks.report import build_report
+    from chartprobe.eval_tasks.report.build import build_report
 
     with tempfile.TemporaryDirectory(prefix="cp-report-scale-") as tmp:
         half = n // 2
@@ -117,8 +117,8 @@ def _answers(docs: list[dict], rng: np.random.Generator, unique: str | None = No
 
 def write_model_samples(releases: Path, out: Path, records: int, unique: bool = False) -> int:
     """lm-eval samples of enough models over every probes task to reach ``records``; returns the count."""
-    from chartprobe.eval_tasks.gold import ReleaseGold
-    from chartprobe.eval_tasks.predictions import write_samples
+    from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
+    from chartprobe.eval_tasks.rescoring.predictions import write_samples
 
     gold = ReleaseGold(releases)
     tasks = [(t.task, list(gold.documents(t).values())) for t in task_index().values() if t.release == "probes"]

@@ -46,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.dataset_builders import merge_cli, reconstruct_cli
     from chartprobe.eval_tasks import commands as eval_commands
-    from chartprobe.eval_tasks import export_cli, lmms_cli
+    from chartprobe.eval_tasks.harness import export_cli
+    from chartprobe.eval_tasks.harness.lmms import cli as lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
     from chartprobe.training.profile_cli import add_parser as add_profile_parser
 
@@ -74,7 +75,7 @@ def _known_errors() -> tuple[type[BaseException], ...]:
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.dataset_builders import reconstruct_cli
     from chartprobe.eval_tasks import commands as eval_commands
-    from chartprobe.eval_tasks import export_cli
+    from chartprobe.eval_tasks.harness import export_cli
     from chartprobe.training import cli as train_cli
 
     return (builder_commands.known_errors() + reconstruct_cli.known_errors() + eval_commands.known_errors()

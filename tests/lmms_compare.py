@@ -47,14 +47,14 @@ def reply(doc: dict[str, Any]) -> str:
 
 
 def _lm_manager():
-    from chartprobe.eval_tasks.runner import tasks_path
+    from chartprobe.eval_tasks.harness.runner import tasks_path
     from lm_eval.tasks import TaskManager
 
     return TaskManager(include_path=tasks_path(), include_defaults=False)
 
 
 def _lmms_manager():
-    from chartprobe.eval_tasks.lmms_cli import lmms_tasks_path
+    from chartprobe.eval_tasks.harness.lmms.cli import lmms_tasks_path
     from lmms_eval.tasks import TaskManager
 
     return TaskManager(include_path=lmms_tasks_path(), include_defaults=False)

@@ -4,8 +4,8 @@ ways are abstentions; answers that mention the legend or say "not" are not."""
 from __future__ import annotations
 
 import pytest
-from chartprobe.eval_tasks.answer_parsing import _ABSTAIN_PHRASES, is_abstention
-from chartprobe.eval_tasks.scoring import ABSTAIN_ANSWER, score_answer
+from chartprobe.eval_tasks.scoring.parsing import _ABSTAIN_PHRASES, is_abstention
+from chartprobe.eval_tasks.scoring.typed import ABSTAIN_ANSWER, score_answer
 
 REFUSALS = [
     "I don't know",
@@ -112,7 +112,7 @@ def test_every_phrase_of_the_bank_is_used():
     """Each named regex of the bank detects at least one of the refusals above."""
     import re
 
-    from chartprobe.eval_tasks.answer_parsing import norm_text
+    from chartprobe.eval_tasks.scoring.parsing import norm_text
 
     unused = [name for name, pattern in _ABSTAIN_PHRASES
               if not any(re.search(pattern, norm_text(t)) for t in REFUSALS)]

@@ -1,5 +1,5 @@
 """Reference agents: each one on hand-made rows, and their predictions through `chartprobe score`
-equal the in-harness aggregation (eval_tasks/tasks/probes_utils.py) for the same rows."""
+equal the in-harness aggregation (eval_tasks/harness/tasks/probes_utils.py) for the same rows."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ import pytest
 from chartprobe.dataset_builders.core.programs import Program
 from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
-from chartprobe.eval_tasks.agents import AGENTS
-from chartprobe.eval_tasks.predictions import load_release_rows
-from chartprobe.eval_tasks.rescore import score_samples
+from chartprobe.eval_tasks.validity.agents import AGENTS
+from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
+from chartprobe.eval_tasks.rescoring.rescore import score_samples
 from chartprobe.eval_tasks.suites import SUITES, suite_for_release
-from chartprobe.eval_tasks.task_index import task_index
-from chartprobe.eval_tasks.tasks import probes_utils
-from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
+from chartprobe.eval_tasks.suites._task_index import task_index
+from chartprobe.eval_tasks.harness.tasks import probes_utils
+from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples
 
 EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", "always_abstain",
                    "first_position", "always_accept", "random",
@@ -98,7 +98,7 @@ def test_legend_order_follows_a_reordered_legend():
 
 
 def test_blind_uses_other_splits_or_cross_fitted_halves_and_catches_text_leaks():
-    from chartprobe.eval_tasks.agents._fit import unit_half
+    from chartprobe.eval_tasks.validity.agents._fit import unit_half
 
     suite, blind = suite_for_release("probes"), AGENTS.get("blind")()
     train = [_row(id=f"t{i}", answer="no" if i % 3 else "yes") for i in range(9)]
@@ -146,7 +146,7 @@ def probe_runs(probes_release):
 
 
 def _harness_metrics(task, rows, preds):
-    """eval_tasks/tasks/probes_utils.py process_probe/process_cr per row, aggregated as the YAML says:
+    """eval_tasks/harness/tasks/probes_utils.py process_probe/process_cr per row, aggregated as the YAML says:
     (domain, template, value) items by the template macro mean, plain values by lm-eval's `mean`."""
     fn = probes_utils.process_cr if task.config.startswith("cr_") else probes_utils.process_probe
     per_row = [fn(r, [p]) for r, p in zip(rows, preds)]
@@ -177,7 +177,7 @@ def test_agent_predictions_through_score_equal_the_in_harness_aggregation(probe_
 
 def test_an_agent_overriding_neither_hook_is_refused():
     import pytest
-    from chartprobe.eval_tasks.agents._base import Agent
+    from chartprobe.eval_tasks.validity.agents._base import Agent
 
     with pytest.raises(TypeError, match="must override answer\\(\\) or predict\\(\\)"):
         type("Mute", (Agent,), {})

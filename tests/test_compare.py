@@ -7,8 +7,8 @@ import json
 import shutil
 
 import pytest
-from chartprobe.eval_tasks.compare import compare_models, headline_of
-from chartprobe.eval_tasks.predictions import PredictionsError, load_release_rows
+from chartprobe.eval_tasks.report.compare import compare_models, headline_of
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, load_release_rows
 from chartprobe.eval_tasks.suites import suite_for_release
 
 from chartprobe.cli import main

@@ -1,4 +1,4 @@
-"""Task document order (``eval_tasks/doc_order.py``): any ``--limit`` covers every template.
+"""Task document order (``eval_tasks/rescoring/doc_order.py``): any ``--limit`` covers every template.
 
 lm-eval's ``--limit N`` evaluates a task's first N documents. Over the small releases, every
 task's loader (its YAML ``custom_dataset``, called as lm-eval calls it) must put one document
@@ -13,15 +13,15 @@ import importlib
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.doc_order import interleave
-from chartprobe.eval_tasks.gold import ReleaseGold
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.rescoring.doc_order import interleave
+from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
 from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.predictions import write_samples
-from chartprobe.eval_tasks.rescore import score_samples
-from chartprobe.eval_tasks.results import from_columns
+from chartprobe.eval_tasks.rescoring.predictions import write_samples
+from chartprobe.eval_tasks.rescoring.rescore import score_samples
+from chartprobe.eval_tasks.rescoring.results import from_columns
 from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.task_index import TASKS_DIR, _load, task_index
+from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load, task_index
 
 LIMIT = 14
 TEMPLATE = {"probes": "template_id", "legend": "template", "families": "source", "smoke": "answer_type"}
@@ -48,7 +48,7 @@ def _lm_eval_docs(task: str) -> list[dict]:
     """The task's test documents as lm-eval reads them (image columns left out), in order."""
     ref, kwargs = _loaders()[task]
     module, name = ref.rsplit(".", 1)
-    loader = getattr(importlib.import_module(f"chartprobe.eval_tasks.tasks.{module}"), name)
+    loader = getattr(importlib.import_module(f"chartprobe.eval_tasks.harness.tasks.{module}"), name)
     ds = loader(**kwargs, version=1.0)[task_index()[task].split]
     return ds.remove_columns([c for c in ds.column_names if c.startswith("image") and c != "image_token"]).to_list()
 

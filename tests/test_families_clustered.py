@@ -44,7 +44,7 @@ def _effect_spread_over_templates(n_templates=12, per_template=3):
 
 
 def _utils():
-    from chartprobe.eval_tasks.tasks import families_utils
+    from chartprobe.eval_tasks.harness.tasks import families_utils
 
     return families_utils
 

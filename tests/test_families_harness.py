@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from lm_eval_run import run_lm_eval
 
 GROUP_TASKS = [f"chartprobe_families_{g}" for g in ("bars", "lines", "shares", "distributions", "timelines")]
 FAMILY_TASKS = ["chartprobe_families", *GROUP_TASKS, "chartprobe_families_resolution"]
 FAMILY_METRICS = ("original_accuracy", "reconstruction_accuracy", "variant_accuracy", "relative_variant_change_pct",
                   "conditional_variant_accuracy", "correct_update_rate", "noisy_update_rate", "stale_prediction_rate")
-"""The table names of OA, RA, VA, RVC, CVA, CU, NU, SP (eval_tasks/metric_names.py)."""
+"""The table names of OA, RA, VA, RVC, CVA, CU, NU, SP (eval_tasks/metrics/names.py)."""
 PAPER_PROMPT = ("Please answer the question using the chart image. Question: {q} Please first provide a brief "
                 "rationale and then provide the answer. Use the following format: <rationale> ... your "
                 "rationale here ... </rationale> <answer> ... your final answer (entity(s) or number) ... </answer>")

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from chartprobe.eval_tasks.judge_equivalence import Judge
+from chartprobe.eval_tasks.answer_judge.equivalence import Judge
 from chartprobe.eval_tasks.metrics import families as fm
-from chartprobe.eval_tasks.runner import tasks_path
-from chartprobe.eval_tasks.scoring import score_answer
+from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.scoring.typed import score_answer
 from datasets import load_dataset
 
 
@@ -140,8 +140,8 @@ def test_small_n_sign_flip_p_is_exact_and_shared_with_lm_eval():
 def test_resolution_rows_scored_with_the_families_task_are_not_extra_reconstructions(release_root, tmp_path):
     """Issue: scoring chartprobe_families_resolution with chartprobe_families counted the 100/75/50%
     rescaled reconstructions as reconstructions (RA 0.156 instead of 0.625)."""
-    from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
-    from chartprobe.eval_tasks.rescore import score_samples
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
+    from chartprobe.eval_tasks.rescoring.rescore import score_samples
 
     rows = load_release_rows(release_root / "chartprobe-families")
     main, res = rows[("all", "test")], rows[("resolution", "test")]
@@ -177,7 +177,7 @@ class _JudgeHandler(BaseHTTPRequestHandler):
 def test_llm_judge_contract_against_a_loopback_endpoint(tmp_path):
     """Contract test of our calls (released prompt, temperature 0, 128 tokens), not of a real judge;
     a reply that is neither Yes nor No is an unparsable verdict, counted wrong, never an error."""
-    from chartprobe.eval_tasks.judge_client import fill_prompt
+    from chartprobe.eval_tasks.answer_judge.client import fill_prompt
 
     server = HTTPServer(("127.0.0.1", 0), _JudgeHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.eval_args import check_lm_eval_args
-from chartprobe.eval_tasks.runner import DEFAULT_MAX_GEN_TOKS, lm_eval_argv, tasks_path
-from chartprobe.eval_tasks.scoring import extract_answer, score_answer
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.harness.eval_args import check_lm_eval_args
+from chartprobe.eval_tasks.harness.runner import DEFAULT_MAX_GEN_TOKS, lm_eval_argv, tasks_path
+from chartprobe.eval_tasks.scoring.typed import extract_answer, score_answer
 
 from chartprobe.errors import UsageError
 
@@ -29,14 +29,14 @@ EOS = "<|im_end|>"
 
 def _task_files() -> list[str]:
     """Every task YAML and task body (``_*_yaml``); group files (``chartprobe.yaml``) generate nothing."""
-    from chartprobe.eval_tasks.task_index import _load
+    from chartprobe.eval_tasks.suites._task_index import _load
 
     return sorted(p.name for p in [*TASKS.glob("*.yaml"), *TASKS.glob("_*_yaml")] if "group" not in _load(p))
 
 
 def _is_paper(name: str) -> bool:
     """A ``*_paper`` task (or body) decodes as the paper's released code did, not with our budget."""
-    from chartprobe.eval_tasks.task_index import _load
+    from chartprobe.eval_tasks.suites._task_index import _load
 
     return (_load(TASKS / name).get("metadata") or {}).get("chartprobe_protocol") == "paper"
 
@@ -177,7 +177,7 @@ def test_chartprobe_eval_budget_reaches_lm_eval(tiny_vlm, smoke_release, tmp_pat
     argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32",
             "--device", "cpu", "--batch_size", "8", "--tasks", "chartprobe_smoke", "--limit", "4",
             "--max-gen-toks", "4", "--output_path", str(out), "--log_samples"]
-    code = f"import sys; from chartprobe.eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+    code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            data.ENV_VAR: str(smoke_release.parent), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}

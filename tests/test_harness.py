@@ -16,8 +16,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.runner import lm_eval_argv, tasks_path
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.harness.runner import lm_eval_argv, tasks_path
 from lm_eval_run import run_lm_eval
 from serve_tiny import served_model
 from tiny_vlm import build_tiny_vlm
@@ -38,7 +38,9 @@ PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES]  # the released protocol, ta
 VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
-EXPECTED_NAMES = sorted(["chartprobe", "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *CR_OOD_LEAVES, *VAL_LEAVES,
+PAPER_GROUPS = ["chartprobe", "chartographer", "legendbench", "chartjudgebench"]  # one per paper
+UMBRELLA = "chartprobe-all"
+EXPECTED_NAMES = sorted([*PAPER_GROUPS, UMBRELLA, "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *CR_OOD_LEAVES, *VAL_LEAVES,
                          *FAMILY_LEAVES, *JUDGE_LEAVES,
                          *PAPER_LEAVES, "chartprobe_paper", *VOTE_LEAVES, "chartprobe_vote", *LEGEND_LEAVES,
                          *TAGS])
@@ -100,7 +102,7 @@ def _assert_metric_structure(output_dir: Path, task: str) -> None:
 def test_include_path_lists_exactly_the_expected_tasks_and_tags():
     names = _task_manager().all_tasks
     assert sorted(names) == EXPECTED_NAMES
-    assert all(n.startswith("chartprobe_") or n == "chartprobe" for n in names)
+    assert all(n.startswith("chartprobe_") or n in (*PAPER_GROUPS, UMBRELLA) for n in names)
     # The umbrella group aggregates exactly the benchmark leaves (and never matches 'chartprobe_*').
     group = _task_manager().task_index["chartprobe"].cfg
     assert sorted(group["task"]) == sorted(PROBE_LEAVES + CR_LEAVES + CR_OOD_LEAVES)  # never the validation tasks
@@ -272,7 +274,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             f"model={server.model},base_url={server.base_url}/chat/completions,"
             "max_images=1,tokenizer_backend=None,num_concurrent=1,max_retries=1"
         )
-        # Through chartprobe.eval_tasks.runner, as `chartprobe eval` runs it: the include path is added for us.
+        # Through chartprobe.eval_tasks.harness.runner, as `chartprobe eval` runs it: the include path is added for us.
         argv = [
             "--model",
             "local-chat-completions",
@@ -287,7 +289,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             str(out),
             "--log_samples",
         ]
-        code = f"import sys; from chartprobe.eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+        code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
         run = subprocess.run(
             [sys.executable, "-c", code],
             env=_eval_env(smoke_release, tmp_path),

@@ -119,8 +119,8 @@ def test_categorical_columns_are_class_labels_that_stratify(release_root, name, 
 
 def test_chartprobe_reads_class_labels_as_names(release_root, monkeypatch):
     from chartprobe.dataset_builders.probes.templates import TEMPLATES
-    from chartprobe.eval_tasks.data import load_release
-    from chartprobe.eval_tasks.predictions import load_release_rows
+    from chartprobe.eval_tasks.rescoring.data import load_release
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
 
     rows = load_release_rows(release_root / "chartprobe-probes", only={("bar", "test")})[("bar", "test")]
     assert {r["skill"] for r in rows} <= {"perception", "grounding", "reasoning"}

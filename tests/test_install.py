@@ -68,7 +68,7 @@ def test_installed_package_runs_beside_dummy_training_and_eval_tasks(fresh_env, 
     assert proc.returncode == 0, proc.stderr
     assert "build" in proc.stdout and "train" in proc.stdout and "validate" in proc.stdout
 
-    code = ("import training, eval_tasks, chartprobe, chartprobe.training.cli, chartprobe.eval_tasks.scoring\n"
+    code = ("import training, eval_tasks, chartprobe, chartprobe.training.cli, chartprobe.eval_tasks.scoring.typed\n"
             "assert training.DUMMY == 'training' and eval_tasks.DUMMY == 'eval_tasks'\n"
             "assert 'site-packages' in chartprobe.eval_tasks.__file__\n"
             "print(chartprobe.eval_tasks.__file__)")
@@ -88,7 +88,7 @@ def test_installed_tasks_load_in_lm_eval(fresh_env, tmp_path):
                 cwd=tmp_path).returncode == 0
     code = ("import training\n"
             "from lm_eval.tasks import TaskManager, get_task_dict\n"
-            "from chartprobe.eval_tasks.runner import tasks_path\n"
+            "from chartprobe.eval_tasks.harness.runner import tasks_path\n"
             "tm = TaskManager(include_path=tasks_path(), include_defaults=False)\n"
             "names = [t for t in tm.all_tasks if t.startswith('chartprobe')]\n"
             "assert 'chartprobe_smoke' in names and 'chartprobe_judge_cpa' in names, names\n"

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks import paper_prompts as pp
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
 from chat_standin import recording_server
@@ -168,7 +168,7 @@ def test_api_model_receives_the_released_layout_and_decoding(release_root, tmp_p
                  "tokenizer_backend=None,num_concurrent=1,max_retries=1"),
                 "--tasks", "chartprobe_judge_cpa_paper,chartprobe_judge_crj_repro_paper", "--limit", "4",
                 "--output_path", str(out)]
-        code = f"import sys; from chartprobe.eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+        code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
         env = {**os.environ, **OFFLINE, data.ENV_VAR: str(release_root),
                "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
         run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,

@@ -8,7 +8,9 @@ under ``if TYPE_CHECKING:``. Rules:
 - faces run one way: ``chartprobe.cli`` -> ``training`` -> ``eval_tasks`` -> ``dataset_builders``;
 - inside ``dataset_builders``: benchmark packages -> ``release`` -> ``core``; the core imports
   no other package of the tree, the release layer only the core, and no benchmark package
-  imports another benchmark package.
+  imports another benchmark package;
+- inside ``eval_tasks``: every module lives in a room (a sub-package) except the package face and
+  the commands module, and rooms import only rooms on a lower floor (:data:`EVAL_FLOORS`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ DB = "chartprobe.dataset_builders"
 LAYERS = {f"{DB}.core": 0, f"{DB}.release": 1}
 """Layers of dataset_builders below the benchmark packages; a package may import its own layer and
 lower ones. Every other sub-package of dataset_builders is a benchmark package (layer 2)."""
+ET = "chartprobe.eval_tasks"
+EVAL_FLOORS = {"scoring": 0, "metrics": 1, "suites": 2, "answer_judge": 2, "rescoring": 3, "validity": 4,
+               "harness": 4, "report": 5, "commands": 6}
+"""The rooms of ``eval_tasks`` by floor: a room imports only rooms on lower floors (peers on one floor
+never import each other). harness/report/validity -> rescoring -> suites/answer_judge -> metrics ->
+scoring -> ``dataset_builders.core``."""
+EVAL_TOP_LEVEL = {"__init__.py", "commands.py"}
 FACE_ORDER = ["chartprobe.dataset_builders", "chartprobe.eval_tasks", "chartprobe.training", "chartprobe.cli"]
 
 
@@ -140,7 +149,7 @@ def _layer(package: str) -> int:
 
 
 def test_graph_reads_the_whole_tree():
-    assert f"{DB}.core.spec" in GRAPH and "chartprobe.cli" in GRAPH and "chartprobe.eval_tasks.scoring" in GRAPH
+    assert f"{DB}.core.spec" in GRAPH and "chartprobe.cli" in GRAPH and "chartprobe.eval_tasks.scoring.typed" in GRAPH
     assert f"{DB}.core.fields" in GRAPH[f"{DB}.core.spec"]  # relative imports resolve
     assert f"{DB}.probes.program" in GRAPH["chartprobe.eval_tasks.suites.probes"]  # function-level, absolute
     assert f"{DB}.core.render" in GRAPH[f"{DB}.families.builder"]  # function-level, relative across rooms
@@ -213,6 +222,58 @@ def test_there_are_four_benchmark_packages():
 def test_benchmark_package_says_where_its_evaluation_lives(name):
     """Each benchmark's docstring names its metrics, suite and task hooks, and they exist."""
     doc = ast.get_docstring(ast.parse((ROOT / "dataset_builders" / name / "__init__.py").read_text()))
-    for path in (f"eval_tasks/metrics/{name}.py", f"eval_tasks/suites/{name}.py", f"eval_tasks/tasks/{name}_utils.py"):
+    for path in (f"eval_tasks/metrics/{name}.py", f"eval_tasks/suites/{name}.py", f"eval_tasks/harness/tasks/{name}_utils.py"):
         assert (ROOT / path).exists(), path
         assert path in doc or path.rsplit("/", 1)[1] in doc, f"{name}: docstring does not name {path}"
+
+
+def _eval_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if module.startswith(ET + ".") else None
+
+
+def test_eval_tasks_has_no_flat_modules():
+    """Only the package face and the commands module sit at the top of eval_tasks; the rest is in rooms."""
+    top = {p.name for p in (ROOT / "eval_tasks").glob("*.py")}
+    assert top <= EVAL_TOP_LEVEL and len(top) <= 3, sorted(top - EVAL_TOP_LEVEL)
+    rooms = {p.name for p in (ROOT / "eval_tasks").iterdir() if (p / "__init__.py").exists()}
+    assert rooms == set(EVAL_FLOORS) - {"commands"}
+
+
+@pytest.mark.parametrize("room", sorted(set(EVAL_FLOORS) - {"commands"}))
+def test_every_eval_room_says_what_it_holds(room):
+    doc = ast.get_docstring(ast.parse((ROOT / "eval_tasks" / room / "__init__.py").read_text()))
+    assert doc and len(doc.split()) >= 5, f"eval_tasks/{room}/__init__.py needs a docstring saying what it holds"
+
+
+def _upward_room_imports(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for module, targets in graph.items():
+        src = _eval_room(module)
+        if src is None:
+            continue
+        for target in targets:
+            dst = _eval_room(target)
+            if target == ET:
+                bad.append(f"{module} -> {target} (the package face sits above every room)")
+            elif dst is not None and dst != src and EVAL_FLOORS[dst] >= EVAL_FLOORS[src]:
+                bad.append(f"{module} -> {target}")
+    return bad
+
+
+def test_eval_rooms_import_downwards_only():
+    assert _upward_room_imports(GRAPH) == []
+
+
+def test_scoring_imports_only_the_core():
+    """The bottom room depends on nothing of the tree but ``dataset_builders.core``."""
+    bad = [f"{m} -> {t}" for m, ts in GRAPH.items() if _eval_room(m) == "scoring" for t in ts
+           if _eval_room(t) not in (None, "scoring") or (t.startswith(DB) and not t.startswith(f"{DB}.core"))]
+    assert bad == []
+
+
+def test_the_room_rule_catches_an_upward_import():
+    planted = {f"{ET}.suites.probes": {f"{ET}.report.build"}, f"{ET}.suites.judge": {f"{ET}.answer_judge.client"},
+               f"{ET}.report.build": {f"{ET}.suites.probes"}}
+    assert _upward_room_imports(planted) == [f"{ET}.suites.probes -> {ET}.report.build",
+                                             f"{ET}.suites.judge -> {ET}.answer_judge.client"]

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from chartprobe.eval_tasks.metric_names import paper_key, readable
+from chartprobe.eval_tasks.metrics.names import paper_key, readable
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
-from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.suites._base import AgentRun, RunSet
-from chartprobe.eval_tasks.task_index import _TaskLoader, task_index
+from chartprobe.eval_tasks.suites._task_index import _TaskLoader, task_index
 
 IDK = "I don't know"
 
@@ -198,7 +198,7 @@ def test_legend_order_agent_on_rotated_legends():
     """The shortcut agent reads the displayed legend of a real spec: 100% aligned, 0% conflict."""
     from chartprobe.dataset_builders.core.rng import rng_for
     from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
-    from chartprobe.eval_tasks.agents import AGENTS
+    from chartprobe.eval_tasks.validity.agents import AGENTS
 
     spec = PROBE_DOMAINS["pie"].sample(rng_for(3, "legend-order-study"), "medium")
     labels, n = list(spec.data.categories), len(spec.data.categories)

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chartprobe.eval_tasks import paper_prompts as pp
-from chartprobe.eval_tasks.judge_client import Judge, JudgeError, fill_prompt, prompt_sha256
-from chartprobe.eval_tasks.judge_parse import parse_verdict
+from chartprobe.eval_tasks.scoring import paper_prompts as pp
+from chartprobe.eval_tasks.answer_judge.client import Judge, JudgeError, fill_prompt, prompt_sha256
+from chartprobe.eval_tasks.answer_judge.parse import parse_verdict
 from chartprobe.eval_tasks.metrics import families as fm
 
 from chartprobe.cli import main
@@ -270,7 +270,7 @@ def _predictions(rows: list[dict[str, Any]]) -> list[str]:
 @pytest.fixture(scope="module")
 def runs(families_root, tmp_path_factory) -> Path:
     """Samples of models m1 and m2 on ``chartprobe_families_bars``; m2's lm-eval run used a judge."""
-    from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
 
     rows = load_release_rows(families_root / "chartprobe-families")[("bars", "test")]
     out = tmp_path_factory.mktemp("judge_runs") / "runs"

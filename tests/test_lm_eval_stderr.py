@@ -1,4 +1,4 @@
-"""lm-eval's stderr column for our aggregations (eval_tasks/lm_eval_stderr.py): the wrapper, and a tiny-VLM run."""
+"""lm-eval's stderr column for our aggregations (eval_tasks/harness/lm_eval_stderr.py): the wrapper, and a tiny-VLM run."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import math
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import lm_eval_stderr as les
+from chartprobe.eval_tasks.harness import lm_eval_stderr as les
 from chartprobe.eval_tasks.metrics import bootstrap as bs
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from lm_eval_run import run_lm_eval
 
 # one task per benchmark kind: families (+ the resolution ablation), legend, judge CPA and CRJ, probes (CR)
@@ -108,7 +108,7 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
     assert not [line for line in rows if "N/A" in line]
     names = {line.split("|")[5].strip() for line in rows if len(line.split("|")) > 5}  # the Metric column
     assert {"value_extraction", "consistency_responsiveness_hm", "original_accuracy"} <= names, names
-    assert not names & {"ve", "cons", "cr", "oa"}, names  # readable names only (eval_tasks/metric_names.py)
+    assert not names & {"ve", "cons", "cr", "oa"}, names  # readable names only (eval_tasks/metrics/names.py)
 
     # the CR task's macro fuzzy is what the bootstrap over the logged per-row items gives, by chart
     cr = _utils("probes_utils")
@@ -133,7 +133,7 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
 
 
 def test_shared_records_aggregate_as_the_plain_records():
-    from chartprobe.eval_tasks.logged_once import LoggedOnce, share, unwrap
+    from chartprobe.eval_tasks.scoring.logged_once import LoggedOnce, share, unwrap
 
     judge = _utils("judge_utils")
     docs = [{"pair_id": f"p{i // 2}", "order": ("better_first", "worse_first")[i % 2], "criterion": "visual_style",

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.lmms_cli import lmms_tasks_path
-from chartprobe.eval_tasks.lmms_convert import LMMS_TASKS_DIR, STUB, differences, render_tree
-from chartprobe.eval_tasks.runner import tasks_path
-from chartprobe.eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.harness.lmms.cli import lmms_tasks_path
+from chartprobe.eval_tasks.harness.lmms.convert import LMMS_TASKS_DIR, STUB, differences, render_tree
+from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.suites._task_index import task_index
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ["chartprobe_probes_bar_perception", "chartprobe_judge_cpa"]  # the tiny VLM's, --limit 4
@@ -73,7 +73,7 @@ def _env(tmp: Path, releases: Path) -> dict[str, str]:
 
 
 def test_the_lmms_tree_is_what_the_converter_generates_from_the_lm_eval_tree():
-    assert differences() == [], "run: python -m chartprobe.eval_tasks.lmms_convert"
+    assert differences() == [], "run: python -m chartprobe.eval_tasks.harness.lmms.convert"
     assert lmms_tasks_path() == str(LMMS_TASKS_DIR)
 
 
@@ -83,8 +83,8 @@ def test_every_lm_eval_task_has_an_lmms_twin_with_its_prompt_scoring_and_metrics
     assert set(tree) == lm_tasks | {STUB}
     assert set(task_index()) <= {Path(name).stem for name in lm_tasks}
     text = (LMMS_TASKS_DIR / "chartprobe_judge_cpa.yaml").read_text()
-    assert "process_results: !function chartprobe.eval_tasks.tasks.judge_utils.process_cpa\n" in text
-    assert "aggregation: !function chartprobe.eval_tasks.tasks.judge_utils.two_pass_accuracy\n" in text
+    assert "process_results: !function chartprobe.eval_tasks.harness.tasks.judge_utils.process_cpa\n" in text
+    assert "aggregation: !function chartprobe.eval_tasks.harness.tasks.judge_utils.two_pass_accuracy\n" in text
     assert "doc_to_text: '{{prompt}}'" in text and "max_new_tokens: 2048" in text
 
 
@@ -121,8 +121,8 @@ def test_every_lmms_task_config_loads_and_resolves_its_hooks():
 
 def test_documents_are_lm_eval_s_without_the_placeholder_and_both_judge_images_in_order(releases, monkeypatch):
     _lmms_eval()
-    from chartprobe.eval_tasks import lmms_hooks
-    from chartprobe.eval_tasks.tasks.judge_utils import load_cpa
+    from chartprobe.eval_tasks.harness.lmms import hooks as lmms_hooks
+    from chartprobe.eval_tasks.harness.tasks.judge_utils import load_cpa
 
     monkeypatch.setenv(data.ENV_VAR, str(releases))
     docs = lmms_hooks.docs__chartprobe_judge_cpa(None)
@@ -138,7 +138,7 @@ def test_documents_are_lm_eval_s_without_the_placeholder_and_both_judge_images_i
 
 def test_the_system_turn_of_paper_tasks_reaches_lmms_eval_chat_models():
     _lmms_eval()
-    from chartprobe.eval_tasks import lmms_hooks
+    from chartprobe.eval_tasks.harness.lmms import hooks as lmms_hooks
 
     doc = {"image_a": "A", "image_b": "B", "system": "You judge charts.", "prompt": "Which?"}
     messages = lmms_hooks.messages__chartprobe_judge_crj_repro_paper(doc)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.metric_names import (
+from chartprobe.eval_tasks.metrics.names import (
     NAMES,
     PREFIXES,
     describe,
@@ -14,9 +14,9 @@ from chartprobe.eval_tasks.metric_names import (
     readable,
     readable_keys,
 )
-from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.suites._task_index import task_index
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = sorted(task_index())
@@ -69,4 +69,4 @@ def test_score_table_names_are_lm_evals(task):
 
 def test_docs_page_is_the_registry():
     assert (ROOT / "docs" / "metrics.md").read_text() == docs_page(), \
-        "docs/metrics.md is stale: python -m chartprobe.eval_tasks.metric_names > docs/metrics.md"
+        "docs/metrics.md is stale: python -m chartprobe.eval_tasks.metrics.names > docs/metrics.md"

@@ -16,7 +16,7 @@ from chartprobe.dataset_builders.core import atomic
 from chartprobe.dataset_builders.release import hub, swap
 from chartprobe.dataset_builders.release.card import read_card_metadata
 from chartprobe.dataset_builders.release.hub import build_release
-from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
+from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
 
 from chartprobe.cli import main
 

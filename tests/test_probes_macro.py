@@ -96,15 +96,15 @@ def test_lm_eval_cr_task_aggregates_macro_fuzzy_and_micro():
 def test_template_macro_aggregation_is_nan_without_documents():
     import math
 
-    from chartprobe.eval_tasks.tasks import probes_utils as mod
+    from chartprobe.eval_tasks.harness.tasks import probes_utils as mod
 
     assert math.isnan(mod.template_macro([]))
     assert mod.template_macro([("bar", "P-A", 1.0), ("bar", "P-A", 0.0), ("bar", "P-B", 1.0)]) == 0.75
 
 
 def test_report_shows_macro_and_micro_per_skill(tmp_path):
-    from chartprobe.eval_tasks.report import build_report
-    from chartprobe.eval_tasks.results import FORMAT, to_columns
+    from chartprobe.eval_tasks.report.build import build_report
+    from chartprobe.eval_tasks.rescoring.results import FORMAT, to_columns
 
     recs = []
     for i, (doc, pred) in enumerate(_skewed()):

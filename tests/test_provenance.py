@@ -11,9 +11,9 @@ import time
 
 import pytest
 from chartprobe.dataset_builders.release.card import read_card_metadata
-from chartprobe.eval_tasks import data
-from chartprobe.eval_tasks.predictions import load_release_rows, sample_files
-from chartprobe.eval_tasks.runner import stamp_new_results
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, sample_files
+from chartprobe.eval_tasks.harness.runner import stamp_new_results
 from lm_eval_run import OFFLINE
 
 from chartprobe.cli import main
@@ -143,7 +143,7 @@ def test_chartprobe_eval_stamps_results_and_samples(tiny_vlm, smoke_release, tmp
     argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={tiny_vlm},max_images=1,dtype=float32",
             "--device", "cpu", "--tasks", "chartprobe_smoke", "--limit", "2", "--max-gen-toks", "8",
             "--output_path", str(out), "--log_samples"]
-    code = f"import sys; from chartprobe.eval_tasks.runner import run_eval; sys.exit(run_eval({argv!r}))"
+    code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
     env = {**os.environ, **OFFLINE, data.ENV_VAR: str(smoke_release.parent),
            "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,

@@ -157,7 +157,7 @@ def test_content_bytes_follow_rows_not_chunks_or_selection():
 
 
 def test_judge_api_key_is_not_in_its_repr():
-    from chartprobe.eval_tasks.judge_equivalence import Judge
+    from chartprobe.eval_tasks.answer_judge.equivalence import Judge
 
     judge = Judge(base_url="http://127.0.0.1:1/v1", model="judge", api_key="sk-SECRETSECRET")
     assert "SECRET" not in repr(judge) and "SECRET" not in str(judge)

@@ -7,10 +7,10 @@ import json
 
 import pytest
 from chartprobe.eval_tasks.commands import add_parsers
-from chartprobe.eval_tasks.predictions import iter_samples, load_release_rows, sample_files, write_samples
-from chartprobe.eval_tasks.rescore import score_samples
-from chartprobe.eval_tasks.results import from_columns, to_columns
-from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
+from chartprobe.eval_tasks.rescoring.predictions import iter_samples, load_release_rows, sample_files, write_samples
+from chartprobe.eval_tasks.rescoring.rescore import score_samples
+from chartprobe.eval_tasks.rescoring.results import from_columns, to_columns
+from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples
 
 
 def _cli(argv):
@@ -90,7 +90,7 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probe
 
 
 def test_report_merges_files_and_a_rerun_replaces_records(agent_samples, probes_release, tmp_path):
-    from chartprobe.eval_tasks.results import load_results
+    from chartprobe.eval_tasks.rescoring.results import load_results
 
     doc = score_samples([agent_samples / "oracle"], releases=probes_release.parent, allow_partial=True)
     (tmp_path / "one.json").write_text(json.dumps(doc))

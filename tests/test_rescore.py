@@ -7,10 +7,10 @@ import shutil
 import tracemalloc
 
 import pytest
-from chartprobe.eval_tasks.gold import ReleaseGold
-from chartprobe.eval_tasks.predictions import PredictionsError, write_samples
-from chartprobe.eval_tasks.rescore import score_samples, write_scored
-from chartprobe.eval_tasks.task_index import task_index
+from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, write_samples
+from chartprobe.eval_tasks.rescoring.rescore import score_samples, write_scored
+from chartprobe.eval_tasks.suites._task_index import task_index
 
 STAMP = "2026-01-01T00-00-00.000001"
 
@@ -101,7 +101,7 @@ def test_a_worker_failure_is_the_first_bad_model_s_own_error(one_model, release_
 
 
 def test_the_memo_returns_fresh_records_equal_to_scoring_anew(release_root):
-    from chartprobe.eval_tasks.rescore import ScoreMemo
+    from chartprobe.eval_tasks.rescoring.rescore import ScoreMemo
     from chartprobe.eval_tasks.suites import suite_for_task
 
     task = next(t for t in task_index().values() if t.release == "probes")
@@ -137,7 +137,7 @@ def test_lines_json_writes_but_orjson_refuses_still_score(one_model, release_roo
 
 
 def test_sample_files_lists_what_rglob_finds_in_path_order(tmp_path):
-    from chartprobe.eval_tasks.predictions import sample_files
+    from chartprobe.eval_tasks.rescoring.predictions import sample_files
 
     for folder in ("a", "a-b", "a/x", "a.b/c", "B"):
         for name in ("samples_t_2026-01-01T00-00-00.1.jsonl", "samples_u_2026-01-01T00-00-00.1.jsonl", "notes.txt"):

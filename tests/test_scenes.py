@@ -25,7 +25,7 @@ from chartprobe.dataset_builders.core.scenes.spec import COLORS, EXTENT, SCENE_V
 from chartprobe.dataset_builders.core.spec import SpecError
 from chartprobe.dataset_builders.probes.templates import TEMPLATES
 from chartprobe.dataset_builders.probes.templates._base import SKILL_CODES
-from chartprobe.eval_tasks.scoring import score_answer
+from chartprobe.eval_tasks.scoring.typed import score_answer
 from PIL import Image
 
 SHAPE_TEMPLATES = [name for name, cls in TEMPLATES.items() if cls.domain == "shapes"]

@@ -1,4 +1,4 @@
-"""Table-driven tests for chartprobe.eval_tasks.scoring (extraction, per-type matching, robustness)."""
+"""Table-driven tests for chartprobe.eval_tasks.scoring.typed (extraction, per-type matching, robustness)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import random
 import time
 
 import pytest
-from chartprobe.eval_tasks.matchers import MATCHERS
-from chartprobe.eval_tasks.scoring import (
+from chartprobe.eval_tasks.scoring.matchers import MATCHERS
+from chartprobe.eval_tasks.scoring.typed import (
     ABSTAIN_ANSWER,
     ANSWER_TYPES,
     Score,
@@ -346,7 +346,7 @@ def test_card_scoring_rule_is_the_matcher_docstring(answer_type):
     """Cards quote ``core.answer_types.SCORING_RULES``; it must say what the matcher does."""
     import re
 
-    from chartprobe.eval_tasks.scoring import scoring_rule
+    from chartprobe.eval_tasks.scoring.typed import scoring_rule
 
     doc = (type(MATCHERS[answer_type]).__doc__ or "").strip().splitlines()[0]
     assert scoring_rule(answer_type) == re.sub(r":\w+:`([^`]+)`", r"\1", doc)

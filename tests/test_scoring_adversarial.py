@@ -10,7 +10,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.scoring import ANSWER_TYPES, score_answer
+from chartprobe.eval_tasks.scoring.typed import ANSWER_TYPES, score_answer
 
 # (id, prediction, gold, answer_type, correct, parse_failed)
 ADVERSARIAL = [

@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 from chartprobe.dataset_builders.release.hub import build_release
-from chartprobe.eval_tasks.predictions import PredictionsError
-from chartprobe.eval_tasks.seed_check import _homogeneity, mix_of, seed_check
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+from chartprobe.eval_tasks.validity.seed_check import _homogeneity, mix_of, seed_check
 
 from chartprobe.cli import main
 

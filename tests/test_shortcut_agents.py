@@ -13,9 +13,9 @@ import json
 import pytest
 from chartprobe.dataset_builders.core.occlusion import covered_share, occlusions
 from chartprobe.dataset_builders.release.hub import build_release
-from chartprobe.eval_tasks.agents import AGENTS
+from chartprobe.eval_tasks.validity.agents import AGENTS
 from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.validate import validate_release
+from chartprobe.eval_tasks.validity.validate import validate_release
 from test_validate import _corrupt
 
 SHORTCUT_AGENTS = ("position_prior", "metadata", "anti_stale", "answer_everything", "text_reader")
@@ -71,7 +71,7 @@ def test_metadata_agent_learns_a_size_rule_out_of_sample():
 
 
 def test_text_reader_recomputes_perception_from_printed_value_labels(release_root):
-    from chartprobe.eval_tasks.predictions import load_release_rows
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
 
     suite = suite_for_release("probes")
     rows = [r for rs in load_release_rows(release_root / "chartprobe-probes").values() for r in rs

@@ -32,9 +32,9 @@ GOLD_GREEN = (20, 150, 60)
 
 def _write_model(release_root: Path, folder: Path, only: tuple[str, ...] | None = None) -> list[Path]:
     """lm-eval samples for every task of the releases present: gold answers, every third one wrong."""
-    from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
     from chartprobe.eval_tasks.suites import suite_for_release
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     written, rows_of = [], {}
     for name, task in sorted(task_index().items()):
@@ -87,7 +87,7 @@ def _choose(page, elem_id: str, option: str) -> None:
 
 
 def _first_chart_rows(release_root: Path) -> list[dict]:
-    from chartprobe.eval_tasks.predictions import load_release_rows
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
 
     rows = load_release_rows(release_root / "chartprobe-probes")[("bar", "test")]
     return [r for r in rows if r["chart_id"] == rows[0]["chart_id"]]
@@ -267,7 +267,7 @@ def test_uploads_are_size_limited_schema_checked_and_paths_allowlisted(tmp_path,
 
 
 def test_results_files_give_the_same_verdicts_as_their_samples(predictions, release_root, tmp_path, monkeypatch):
-    from chartprobe.eval_tasks.rescore import score_samples
+    from chartprobe.eval_tasks.rescoring.rescore import score_samples
     from chartspace.predictions import load_allowed, load_uploads
 
     monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))  # what `app.py --data` sets: the gold's releases

@@ -41,7 +41,7 @@ def smoke_only(tmp_path_factory) -> Path:
 def _samples(release_root: Path, folder: Path, size: int, tag: str) -> Path:
     """A valid lm-eval samples file for chartprobe_smoke, padded to about ``size`` bytes with a
     long prompt in each line's ``arguments`` (as lm-eval logs them)."""
-    from chartprobe.eval_tasks.predictions import load_release_rows, write_samples
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
     from chartprobe.eval_tasks.suites import suite_for_release
 
     rows = load_release_rows(release_root / "chartprobe-smoke")[("default", "test")]

@@ -146,7 +146,7 @@ def test_evidence_boxes_from_legend_columns_and_judge_evidence():
 
 def test_space_card_lists_every_dataset_the_space_reads():
     import yaml
-    from chartprobe.eval_tasks.data import HUB_REPOS
+    from chartprobe.eval_tasks.rescoring.data import HUB_REPOS
 
     text = (ROOT / "spaces" / "README.md").read_text()
     header = yaml.safe_load(text.split("---")[1])

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.predictions import _SAMPLES_NAME
+from chartprobe.eval_tasks.rescoring.predictions import _SAMPLES_NAME
 from lm_eval_run import run_lm_eval
 from space_server import space_page
 

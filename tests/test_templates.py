@@ -21,7 +21,7 @@ from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import ChartSpec
 from chartprobe.dataset_builders.core.vocab import NAMED_COLORS
 from chartprobe.dataset_builders.probes.templates import TEMPLATES
-from chartprobe.eval_tasks.scoring import score_answer
+from chartprobe.eval_tasks.scoring.typed import score_answer
 
 KINDS = ("bar", "hbar", "pie")
 CHARTS_PER_KIND = 10

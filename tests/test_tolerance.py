@@ -24,7 +24,7 @@ from chartprobe.dataset_builders.legend.space import LegendSpace, sample_unit
 from chartprobe.dataset_builders.legend.templates import LEGEND_TEMPLATES
 from chartprobe.dataset_builders.probes.builder import eligible_templates
 from chartprobe.dataset_builders.probes.card import probe_card
-from chartprobe.eval_tasks.scoring import score_answer, score_doc
+from chartprobe.eval_tasks.scoring.typed import score_answer, score_doc
 
 
 def test_scale_tolerance_is_half_the_step_around_the_value():

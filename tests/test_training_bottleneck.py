@@ -17,10 +17,10 @@ import json
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks import data as eval_data
-from chartprobe.eval_tasks.predictions import load_release_rows
-from chartprobe.eval_tasks.task_index import task_index
-from chartprobe.eval_tasks.validate import run_agents, write_agent_samples
+from chartprobe.eval_tasks.rescoring import data as eval_data
+from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
+from chartprobe.eval_tasks.suites._task_index import task_index
+from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples
 from chartprobe.training import cli
 from tiny_idefics3 import build_tiny_idefics3
 

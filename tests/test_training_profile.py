@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from chartprobe.eval_tasks.runner import tasks_path
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.training.compare import compare, format_comparison
 from chartprobe.training.config import ConfigError, TrainConfig, field_docs, parse_config, to_dict
 from chartprobe.training.format import INSTRUCTION, prompt_text, to_prompt_completion
@@ -243,7 +243,7 @@ def test_study_tables_average_seeds_and_cross_the_benchmark_s_dimension():
 
 
 def test_report_adds_the_study_tables(tmp_path):
-    from chartprobe.eval_tasks.report_study import STUDY_FORMAT
+    from chartprobe.eval_tasks.report.study import STUDY_FORMAT
     from chartprobe.training.study import study_tables
 
     from chartprobe.cli import main

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from chartprobe.eval_tasks import data as eval_data
+from chartprobe.eval_tasks.rescoring import data as eval_data
 from chartprobe.training import cli
 from chartprobe.training.config import LM_PROJECTIONS, TrainConfig
 from chartprobe.training.loop import eval_env

@@ -177,7 +177,7 @@ def test_blind_gap_check_catches_question_text_that_gives_the_answer_away(leak, 
     from chartprobe.dataset_builders.core.rng import rng_for
     from chartprobe.eval_tasks.suites import suite_for_release
     from chartprobe.eval_tasks.suites._checks import blind_checks
-    from chartprobe.eval_tasks.validate import run_agents
+    from chartprobe.eval_tasks.validity.validate import run_agents
 
     rows = {}
     for split in ("train", "test"):

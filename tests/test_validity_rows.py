@@ -14,7 +14,7 @@ import pytest
 from chartprobe.dataset_builders.release.dataset import DATASETS
 from chartprobe.eval_tasks.suites._checks import majority_baseline
 from chartprobe.eval_tasks.suites._verdict import OPS, decide, verdict
-from chartprobe.eval_tasks.validate import read_validity, render_markdown, validate_release
+from chartprobe.eval_tasks.validity.validate import read_validity, render_markdown, validate_release
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,13 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from chartprobe.eval_tasks.gold import ReleaseGold
-from chartprobe.eval_tasks.predictions import PredictionsError, iter_samples, sample_files, write_samples
-from chartprobe.eval_tasks.rescore import score_samples
-from chartprobe.eval_tasks.results import from_columns
+from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, iter_samples, sample_files, write_samples
+from chartprobe.eval_tasks.rescoring.rescore import score_samples
+from chartprobe.eval_tasks.rescoring.results import from_columns
 from chartprobe.eval_tasks.suites import suite_for_task
-from chartprobe.eval_tasks.task_index import task_index
-from chartprobe.eval_tasks.vlmevalkit.layout import VLMEVALKIT_COMMIT, decode_images
+from chartprobe.eval_tasks.suites._task_index import task_index
+from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import VLMEVALKIT_COMMIT, decode_images
 from cli_cases import assert_one_error_line
 from PIL import Image
 
@@ -34,7 +34,7 @@ STAMP = "2026-01-01T00-00-00.000001"
 @pytest.fixture(scope="module")
 def exported(release_root, tmp_path_factory):
     """The three exports in one folder (probes through the CLI, the others through the library)."""
-    from chartprobe.eval_tasks.vlmevalkit.export import export_vlmevalkit
+    from chartprobe.eval_tasks.harness.vlmevalkit.export import export_vlmevalkit
 
     out = tmp_path_factory.mktemp("vlmevalkit") / "export"
     assert main(["export", "vlmevalkit", str(release_root / "chartprobe-probes"), "--config", "bar",
@@ -91,7 +91,7 @@ def _wrong(task: str, row: dict) -> str:
 
 
 def test_tsv_columns_images_and_prompts_are_the_tasks_own(exported, release_root):
-    from chartprobe.eval_tasks.tasks.judge_utils import prompt
+    from chartprobe.eval_tasks.harness.tasks.judge_utils import prompt
 
     assert sorted(p.stem for p in exported.glob("*.tsv")) == sorted(_tasks())
     for task, release in _tasks().items():
@@ -242,7 +242,7 @@ def _cli(capsys, *args) -> tuple[int, str]:
 
 
 def test_bad_exports_are_one_error_line_and_write_nothing(release_root, tmp_path, capsys, monkeypatch):
-    from chartprobe.eval_tasks.vlmevalkit.documents import ExportTask
+    from chartprobe.eval_tasks.harness.vlmevalkit.documents import ExportTask
 
     probes, out = release_root / "chartprobe-probes", tmp_path / "new" / "out"
     for args, fragment in [((probes, "--config", "nope"), "no config 'nope' (the release has: bar"),

@@ -114,7 +114,7 @@ def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
 def _check_data(cfg: TrainConfig) -> None:
     """The release trained from exists locally (when local), is a trainable benchmark, and has the
     requested configs with train/validation splits; the region dimension is one of its own."""
-    from chartprobe.eval_tasks.predictions import read_release_card
+    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
 
     from .data import TRAIN_SPLITS, resolve_source, training_configs
     from .select import SelectionError
@@ -169,7 +169,7 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
     if cfg.select == "bottleneck" and (cfg.profile or not loop.seeds):  # the study profiles the base itself
         _check_profile(cfg)
     check_output(cfg.out, "--out", folder=True)
-    from chartprobe.eval_tasks.eval_args import check_task_names
+    from chartprobe.eval_tasks.harness.eval_args import check_task_names
 
     for flag, tasks in (("--eval-tasks", loop.eval_tasks), ("--profile-tasks", loop.profile_tasks)):
         if tasks:

@@ -43,7 +43,7 @@ class DataSource:
 
 
 def _benchmark_of_folder(folder: Path) -> str:
-    from chartprobe.eval_tasks.predictions import read_release_card
+    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
 
     dataset = read_release_card(folder)["chartprobe"]["dataset"]
     owners = {cls.release: name for name, cls in _sets().items()}
@@ -60,7 +60,7 @@ def _sets() -> dict[str, type[RegionSet]]:
 
 def resolve_source(data: str | None) -> DataSource:
     """The benchmark and release arguments for ``--data`` (see ``TrainConfig.data``)."""
-    from chartprobe.eval_tasks.data import resolve_release
+    from chartprobe.eval_tasks.rescoring.data import resolve_release
 
     if data is None or data in _sets():
         bench = data or "probes"

@@ -8,7 +8,7 @@ the loss covers the answer (and the end-of-turn token) only.
 
 The user text is the benchmark's lm-eval task prompt minus the ``<image>`` placeholder
 (:meth:`chartprobe.training.regions.RegionSet.prompt`: ChartProbe's
-``eval_tasks/tasks/_probes_yaml``, LegendBench's frozen ``prompts/legend.txt``): run lm-eval with
+``eval_tasks/harness/tasks/_probes_yaml``, LegendBench's frozen ``prompts/legend.txt``): run lm-eval with
 ``--apply_chat_template`` and hf-multimodal builds the very same chat (image part first, then
 the text), so training and evaluation prompts are identical token for token.
 """

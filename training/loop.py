@@ -68,7 +68,7 @@ class LoopConfig:
 def lm_eval_argv(model: str, tasks: str, output: str | Path, loop: LoopConfig, adapter: str | Path | None = None,
                  ) -> list[str]:
     """Arguments of ``python -m lm_eval`` for one evaluation (chartprobe include path added)."""
-    from chartprobe.eval_tasks.runner import tasks_path
+    from chartprobe.eval_tasks.harness.runner import tasks_path
 
     model_args = ",".join(x for x in (f"pretrained={model}", f"peft={adapter}" if adapter else "",
                                        loop.eval_model_args) if x)
@@ -87,7 +87,7 @@ def _device() -> str:
 
 def eval_env(data: str | None) -> dict[str, str]:
     """Environment for lm-eval: point CHARTPROBE_DATA at the local release trained from, if any."""
-    from chartprobe.eval_tasks.data import ENV_VAR
+    from chartprobe.eval_tasks.rescoring.data import ENV_VAR
 
     from .data import resolve_data
 

@@ -22,7 +22,7 @@ __all__ = ["add_parser"]
 
 
 def _known() -> tuple[type[BaseException], ...]:
-    from chartprobe.eval_tasks.predictions import PredictionsError
+    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
 
     from .profile import ProfileError
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.lm_eval_tables import lm_eval_only
+from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_only
 
 from .profile import ProfileError, benchmark_profile, cell, make_profile, validate_profile
 from .regions import region_sets
@@ -40,7 +40,7 @@ def _owners() -> dict[str, str]:
 def _route(task: str) -> tuple[str | None, str | None]:
     """(benchmark, None) for a task a region set profiles, (None, reason) for a chartprobe task it
     skips, (None, None) for a foreign task (carried as lm-eval scored it)."""
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     data = task_index().get(task)
     if data is None:  # a foreign task, or one of our groups and tags (their members are read)
@@ -53,7 +53,7 @@ def _route(task: str) -> tuple[str | None, str | None]:
 
 
 def _split_of(task: str) -> str:
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     return task_index()[task].split
 
@@ -140,7 +140,7 @@ def profile_from_lm_eval(folder: str | Path) -> dict[str, Any]:
 
 def _probes_from_results(results: Mapping[str, Any]) -> dict[str, Any] | None:
     """The probes section from lm-eval's table: pooled accuracy x n per (domain, skill) task."""
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     index = task_index()
     cells: dict[str, dict[str, list[float]]] = {"skill": {}, "domain": {}, "domain_skill": {}}
@@ -186,9 +186,9 @@ def profile_from_lm_eval_results(results: Mapping[str, Any], source: str | None 
 def profile_from_results_file(path: str | Path, doc: Mapping[str, Any] | None = None,
                               model: str | None = None) -> dict[str, Any]:
     """Profile of one model's scored records in a ``chartprobe score`` results file."""
-    from chartprobe.eval_tasks.predictions import PredictionsError
-    from chartprobe.eval_tasks.results import load_results_with_provenance
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+    from chartprobe.eval_tasks.rescoring.results import load_results_with_provenance
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     try:
         by_model, prov = load_results_with_provenance([path])

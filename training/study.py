@@ -28,7 +28,7 @@ from statistics import fmean, stdev
 from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
-from chartprobe.eval_tasks.report_study import SETTINGS, STUDY_FORMAT, format_study
+from chartprobe.eval_tasks.report.study import SETTINGS, STUDY_FORMAT, format_study
 
 from .config import ConfigError, TrainConfig
 from .loop import LoopConfig, eval_env, lm_eval_argv, run_lm_eval

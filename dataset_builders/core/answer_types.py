@@ -2,7 +2,7 @@
 
 Every row of every release types its gold answer with one of :data:`ANSWER_TYPES`;
 ``programs.format_answer`` writes the canonical gold string per type and the evaluation face's
-matchers (``eval_tasks/matchers.py``, one per type) score predictions by the rule stated here.
+matchers (``eval_tasks/scoring/matchers.py``, one per type) score predictions by the rule stated here.
 Dataset cards quote :data:`SCORING_RULES`, so the builders never import the scorer; a test
 holds each matcher's docstring to its line here.
 """

@@ -1,7 +1,7 @@
 """How close a numeric answer must be: the tolerance a reader of *this* chart can achieve.
 
 A numeric row records its tolerance in the ``tolerance`` column as text, and the ``number``
-matcher uses it (``eval_tasks/matchers.py``); an empty cell means the answer type's default
+matcher uses it (``eval_tasks/scoring/matchers.py``); an empty cell means the answer type's default
 (±5% relative for ``number``, exact for integers, counts and years). The rules, per template
 (each dataset card lists them):
 

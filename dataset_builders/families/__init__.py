@@ -10,6 +10,6 @@ and ``card_released``.
 
 Evaluation side: metrics (OA, RA, VA, RVC, CVA, CU/NU/SP, sign-flip p) in
 ``eval_tasks/metrics/families.py``, the validity suite in ``eval_tasks/suites/families.py``,
-lm-eval tasks ``chartprobe_families*`` (``eval_tasks/tasks/_families_yaml``,
-``families_utils.py``) and the LLM-judge equivalence in ``eval_tasks/judge_equivalence.py``.
+lm-eval tasks ``chartprobe_families*`` (``eval_tasks/harness/tasks/_families_yaml``,
+``families_utils.py``) and the LLM-judge equivalence in ``eval_tasks/answer_judge/equivalence.py``.
 """

@@ -8,6 +8,6 @@ ChartJudgeBench data instead (``chartprobe build judge --released DIR``).
 
 Evaluation side: metrics in ``eval_tasks/metrics/judge.py``, the validity suite in
 ``eval_tasks/suites/judge.py``, lm-eval tasks ``chartprobe_judge_*``
-(``eval_tasks/tasks/_judge_cpa_yaml``, ``_judge_crj_yaml``, ``judge_utils.py``, prompts in
-``eval_tasks/tasks/prompts/judge_*.txt``).
+(``eval_tasks/harness/tasks/_judge_cpa_yaml``, ``_judge_crj_yaml``, ``judge_utils.py``, prompts in
+``eval_tasks/harness/tasks/prompts/judge_*.txt``).
 """

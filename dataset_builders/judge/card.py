@@ -54,7 +54,7 @@ def judge_card(built: dict[str, dict[str, Any]]) -> str:
              "if both orders pick the better chart (two-pass accuracy). Consistent-Wrong, Bias-A and "
              "Bias-B rates report position preferences. CRJ reports accuracy, precision, recall, "
              "specificity and F1 with Accept as the positive class. Prompts: ChartJudgeBench "
-             "Appendix B.2.2, frozen in `eval_tasks/tasks/prompts/`."), ""]
+             "Appendix B.2.2, frozen in `eval_tasks/harness/tasks/prompts/`."), ""]
     for config, splits in built.items():
         for ds in splits.values():
             lines += _cpa_section(ds) if config == "cpa" else _crj_section(config, ds)

@@ -8,5 +8,5 @@ Builder side (here): ``unit`` (the base unit b = (s, l, q, y): chart side, legen
 
 Evaluation side: the capability profile in ``eval_tasks/metrics/legend.py`` and
 ``legend_studies.py``, the validity suite in ``eval_tasks/suites/legend.py``, lm-eval tasks
-``chartprobe_legend*`` (``eval_tasks/tasks/_legend_yaml``, ``legend_utils.py``).
+``chartprobe_legend*`` (``eval_tasks/harness/tasks/_legend_yaml``, ``legend_utils.py``).
 """

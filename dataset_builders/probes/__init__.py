@@ -10,6 +10,6 @@ config asks), ``steps`` (primitive steps per op), ``compose`` (the composition r
 
 Evaluation side: metrics in ``eval_tasks/metrics/probes.py``, the validity suite in
 ``eval_tasks/suites/probes.py``, lm-eval tasks ``chartprobe_probes_*`` and ``chartprobe_cr_*``
-(``eval_tasks/tasks/_probes_yaml``, ``_probes_cr_yaml``, ``probes_utils.py``); training reads
+(``eval_tasks/harness/tasks/_probes_yaml``, ``_probes_cr_yaml``, ``probes_utils.py``); training reads
 this release (``training/``).
 """

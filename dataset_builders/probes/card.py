@@ -70,7 +70,7 @@ def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool],
             for t in eligible(domain, held_out):
                 templates.setdefault(t.name, t)
     intro = ("Answers are computed by the recorded `program` on the stored `spec`; the scoring "
-             "rule is the matcher of the answer type in `eval_tasks/matchers.py`. Perception "
+             "rule is the matcher of the answer type in `eval_tasks/scoring/matchers.py`. Perception "
              "questions carry an instruction to ignore axis text. Complex-reasoning items are "
              "also scored with the RapidFuzz ratio, as in the paper. Out-of-template items decompose "
              "into primitive steps no concatenation of trained templates yields and share no word "

@@ -39,7 +39,7 @@ Metric = Callable[[list[T]], "float | None"]
 
 RESAMPLES = 1000
 """Bootstrap resamples per metric: the default of :func:`interval`, shared by ``chartprobe score`` /
-``report`` and by lm-eval's stderr column (:mod:`chartprobe.eval_tasks.lm_eval_stderr`, which also
+``report`` and by lm-eval's stderr column (:mod:`chartprobe.eval_tasks.harness.lm_eval_stderr`, which also
 honours a smaller ``--bootstrap_iters``). 1,000 draws put the Monte-Carlo error of a standard error
 near 2% and of a 95% percentile bound near one resample's spacing."""
 CONFIDENCE = 0.95

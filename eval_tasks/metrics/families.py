@@ -60,11 +60,11 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     ``normalized`` always comes from the typed normalizer (exact comparison of normalized
     extracted answers decides stale vs noisy, as in A.7); the judge (anything with
     ``decide(question, target, prediction)`` returning a
-    :class:`~chartprobe.eval_tasks.judge_client.JudgeDecision`) only decides ``correct``, and the
+    :class:`~chartprobe.eval_tasks.answer_judge.client.JudgeDecision`) only decides ``correct``, and the
     record then says which judge and what it answered (``judge_verdict``: yes, no, unparsable
     -- counted wrong -- or empty, when nothing was extracted to ask about).
     """
-    from ..scoring import score_doc
+    from chartprobe.eval_tasks.scoring.typed import score_doc
 
     s = score_doc(doc, prediction)
     correct, judge_id, verdict = s.correct, "typed", None
@@ -94,10 +94,10 @@ def to_item(record: Record) -> tuple:
 def from_items(items: Iterable[tuple]) -> list[dict[str, Any]]:
     """Inverse of :func:`to_item` for a whole list (an absent optional field, e.g. ``source``, stays absent).
 
-    Items may be :class:`~chartprobe.eval_tasks.logged_once.LoggedOnce` references (every metric of a
+    Items may be :class:`~chartprobe.eval_tasks.scoring.logged_once.LoggedOnce` references (every metric of a
     family task but the first holds one): they stand for the item they name.
     """
-    from ..logged_once import unwrap
+    from chartprobe.eval_tasks.scoring.logged_once import unwrap
 
     return [{k: v for k, v in zip(ITEM_FIELDS, item) if v is not None or k not in _OPTIONAL_ITEM_FIELDS}
             for item in unwrap(items)]

@@ -3,20 +3,21 @@
 A suite is named after the release it covers (the dataset registry name) and reuses that
 benchmark's metrics module: ``score`` turns (row, prediction) into a scored record and
 ``summarize`` turns records into the benchmark's metrics. Its lm-eval tasks are found in
-the task YAMLs (:mod:`chartprobe.eval_tasks.task_index`), never listed twice.
+the task YAMLs (:mod:`chartprobe.eval_tasks.suites._task_index`), never listed twice.
 """
 
 from __future__ import annotations
 
 import abc
+import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from statistics import fmean
 from typing import Any, ClassVar
 
-from ..scoring import is_abstention
-from ..voting import majority_record
-from ._runs import AgentRun, Check, Row, RunSet
+from chartprobe.eval_tasks.scoring.typed import is_abstention
+from chartprobe.eval_tasks.scoring.voting import majority_record
+from chartprobe.eval_tasks.suites._runs import AgentRun, Check, Row, RunSet
 
 __all__ = ["AgentRun", "Check", "RunSet", "Suite"]
 
@@ -49,7 +50,7 @@ class Suite(abc.ABC):
 
     def score_votes(self, row: Row, responses: Sequence[str]) -> dict[str, Any]:
         """Scored record of a repeated run's responses: the majority answer's record
-        (:func:`chartprobe.eval_tasks.voting.majority_record`, votes over normalised answers)."""
+        (:func:`chartprobe.eval_tasks.scoring.voting.majority_record`, votes over normalised answers)."""
         return majority_record([self.score(row, r) for r in responses])
 
     def accuracy(self, record: Mapping[str, Any]) -> float:
@@ -66,8 +67,8 @@ class Suite(abc.ABC):
 
     def task_table(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         """:meth:`task_metrics` under the names lm-eval's table prints (``value_extraction`` for
-        ``ve``: :func:`chartprobe.eval_tasks.metric_names.readable`), so the two tables read alike."""
-        from ..metric_names import readable_keys
+        ``ve``: :func:`chartprobe.eval_tasks.metrics.names.readable`), so the two tables read alike."""
+        from chartprobe.eval_tasks.metrics.names import readable_keys
 
         return readable_keys(self.task_metrics(task, records))
 
@@ -132,8 +133,6 @@ class Suite(abc.ABC):
 
     def list_universe(self, row: Row) -> list[str]:
         """Everything a list answer of ``row`` could name (answer-everything agent)."""
-        from ..agents.answer_everything import list_universe
-
         return list_universe(self.spec_json(row))
 
     def group_key(self, row: Row) -> str:
@@ -141,7 +140,7 @@ class Suite(abc.ABC):
         return str(row.get("template_id") or row.get("answer_type"))
 
     def order_key(self, row: Row) -> tuple[str, ...]:
-        """What a task's documents take turns by, coarsest first (:mod:`chartprobe.eval_tasks.doc_order`),
+        """What a task's documents take turns by, coarsest first (:mod:`chartprobe.eval_tasks.rescoring.doc_order`),
         so that lm-eval's ``--limit`` covers every template; default: the template (``group_key``)."""
         return (self.group_key(row),)
 
@@ -164,10 +163,20 @@ class Suite(abc.ABC):
     def checks(self, runs: RunSet) -> list[Check]:
         """Validity checks with thresholds: the shared ones (:mod:`chartprobe.eval_tasks.suites._checks`)
         and the shortcut agents' gaps over chance (:mod:`chartprobe.eval_tasks.suites._shortcuts`)."""
-        from . import _checks, _shortcuts
+        from chartprobe.eval_tasks.suites import _checks, _shortcuts
 
         return _checks.common_checks(self, runs) + _shortcuts.shortcut_checks(self, runs)
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """PNG plots of ``profiles`` (model -> summary) written into ``folder``; default none."""
         return []
+
+
+def list_universe(spec_json: str | None) -> list[str]:
+    """Categories and series names of a chart spec: everything a list answer could name."""
+    try:
+        data = json.loads(spec_json or "{}").get("data") or {}
+    except (TypeError, ValueError, AttributeError):
+        return []
+    names = [str(c) for c in data.get("categories", [])] + [str(s.get("name")) for s in data.get("series", [])]
+    return list(dict.fromkeys(n for n in names if n))

@@ -17,8 +17,8 @@ from statistics import fmean
 
 from chartprobe.dataset_builders.probes.orders import is_monotone
 
-from ._checks import share_check
-from ._runs import Check
+from chartprobe.eval_tasks.suites._checks import share_check
+from chartprobe.eval_tasks.suites._runs import Check
 
 __all__ = ["EXTREME_FACTOR", "MONOTONE_FACTOR", "order_checks"]
 

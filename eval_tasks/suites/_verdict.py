@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from chartprobe.dataset_builders.core.registry import Registry
 
-from ._runs import Check
+from chartprobe.eval_tasks.suites._runs import Check
 
 __all__ = ["EPS", "OPS", "decide", "info", "verdict"]
 

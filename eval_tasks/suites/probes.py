@@ -17,10 +17,10 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from ..metrics import probes as pm
-from ..metrics.probes_cells import suite_summary
-from . import suite
-from ._base import Check, RunSet, Suite
+from chartprobe.eval_tasks.metrics import probes as pm
+from chartprobe.eval_tasks.metrics.probes_cells import suite_summary
+from chartprobe.eval_tasks.suites import suite
+from chartprobe.eval_tasks.suites._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -66,7 +66,7 @@ class ProbesSuite(Suite):
         return suite_summary(list(records))
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
-        # Mirrors eval_tasks/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
+        # Mirrors eval_tasks/harness/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
         # macro over templates (pm.template_macro), the *_micro ones pooled over documents.
         fails = _mean([float(r["parse_failed"]) for r in records])
         cr = task.config.startswith("cr_")
@@ -150,7 +150,7 @@ class ProbesSuite(Suite):
         return sorted(set(pool)) or [str(row["answer"])]
 
     def checks(self, runs: RunSet) -> list[Check]:
-        from ._checks import share_check
+        from chartprobe.eval_tasks.suites._checks import share_check
 
         out = super().checks(runs)
         pooled: dict[str, list[float]] = {}
@@ -166,7 +166,7 @@ class ProbesSuite(Suite):
         """Value orders exchangeable on every chart config (charts asked a trend probe aside)."""
         from chartprobe.dataset_builders.probes.templates import TEMPLATES
 
-        from ._orders import order_checks
+        from chartprobe.eval_tasks.suites._orders import order_checks
 
         trend = {name for name, cls in TEMPLATES.items() if cls.needs_trend}
         out = []
@@ -185,7 +185,7 @@ class ProbesSuite(Suite):
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """Per skill (macro and micro) x model, domain x model per skill, template x model."""
-        from .. import report_plots as rp
+        from chartprobe.eval_tasks.suites import _plots as rp
 
         skills = [rp.panel("mean over templates", {m: p.get("per_skill", {}) for m, p in profiles.items()}),
                   rp.panel("pooled over items", {m: p.get("per_skill_micro", {}) for m, p in profiles.items()})]

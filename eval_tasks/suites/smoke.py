@@ -1,6 +1,6 @@
 """The smoke suite (``chartprobe-smoke``): one value-reading question per bar chart.
 
-Scores exactly like ``eval_tasks/tasks/probes_utils.py::process_results``: accuracy (typed
+Scores exactly like ``eval_tasks/harness/tasks/probes_utils.py::process_results``: accuracy (typed
 verdict), relaxed score (±5% graded score) and parse failures. The oracle reads the named
 category's value from the stored spec.
 """
@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from ..scoring import score_answer
-from . import suite
-from ._base import Suite
+from chartprobe.eval_tasks.scoring.typed import score_answer
+from chartprobe.eval_tasks.suites import suite
+from chartprobe.eval_tasks.suites._base import Suite
 
 Row = Mapping[str, Any]
 

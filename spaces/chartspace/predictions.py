@@ -1,7 +1,7 @@
 """A model's predictions, parsed safely from an upload or an allowlisted server folder.
 
-Two formats, read with the parsers ``chartprobe score`` uses (``chartprobe.eval_tasks.predictions``,
-``chartprobe.eval_tasks.results``):
+Two formats, read with the parsers ``chartprobe score`` uses (``chartprobe.eval_tasks.rescoring.predictions``,
+``chartprobe.eval_tasks.rescoring.results``):
 
 - lm-eval ``--log_samples`` files ``samples_<task>_<date>.jsonl`` (models or reference
   agents); they are rescored here with the current scorer, and the extracted answer of
@@ -62,7 +62,7 @@ class ModelRun:
     """The table lm-eval printed for this run (its ``results_*.json``), when it came with one."""
     lm_eval_runs: list[dict[str, Any]] = field(default_factory=list, repr=False)
     """The run fields of those lm-eval results files (model, its and the generation arguments,
-    lm-eval version, releases: :func:`chartprobe.eval_tasks.provenance.lm_eval_run`)."""
+    lm-eval version, releases: :func:`chartprobe.eval_tasks.rescoring.provenance.lm_eval_run`)."""
 
     def task_metrics(self) -> dict[str, dict[str, float | None]]:
         """task -> metric -> value, as ``chartprobe score`` recomputed them from the samples."""
@@ -135,7 +135,7 @@ def _stage(paths: list[Path], folder: Path) -> list[Path]:
 
 def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], where: str) -> list[ModelRun]:
     """One ModelRun per model of a ``chartprobe-results/1`` document."""
-    from chartprobe.eval_tasks.results import from_columns
+    from chartprobe.eval_tasks.rescoring.results import from_columns
     from chartprobe.eval_tasks.suites import suite_for_release
 
     models = doc.get("models")
@@ -176,11 +176,11 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
                   lm_eval_runs: Iterable[dict[str, Any]] = ()) -> ModelRun:
     """One model's run from its samples files; files of tasks no chartprobe suite scores are
     skipped (named in the run's summary), never an error, unless nothing else is left."""
-    from chartprobe.eval_tasks.predictions import iter_samples, sample_files
-    from chartprobe.eval_tasks.rescore import score_samples
-    from chartprobe.eval_tasks.scoring import extract_answer
+    from chartprobe.eval_tasks.rescoring.predictions import iter_samples, sample_files
+    from chartprobe.eval_tasks.rescoring.rescore import score_samples
+    from chartprobe.eval_tasks.scoring.typed import extract_answer
     from chartprobe.eval_tasks.suites import suite_for_task
-    from chartprobe.eval_tasks.task_index import task_index
+    from chartprobe.eval_tasks.suites._task_index import task_index
 
     from chartspace.samples import check_samples_file
 
@@ -219,7 +219,7 @@ def _load_samples(files: list[Path], model: str, workdir: Path, lm_eval: Metrics
 
 def _split_json(paths: list[Path]) -> tuple[list[ModelRun], list[Path]]:
     """(runs of the ``chartprobe score`` results files, the lm-eval results files) among ``paths``."""
-    from chartprobe.eval_tasks.results import FORMAT
+    from chartprobe.eval_tasks.rescoring.results import FORMAT
 
     from chartspace.lmeval import is_lm_eval_results
 
@@ -248,7 +248,7 @@ def load_uploads(paths: Iterable[str | Path], model: str, workdir: Path) -> list
     other = [f.name for f in files if f not in samples and f not in results]
     if other:
         raise PredictionsError(f"unsupported file(s): {', '.join(other)} (expected .jsonl samples or .json results)")
-    from chartprobe.eval_tasks.provenance import lm_eval_run
+    from chartprobe.eval_tasks.rescoring.provenance import lm_eval_run
 
     runs, lm_eval_files = _split_json(results)
     name = safe_model_name(model, "uploaded-model")
@@ -287,7 +287,7 @@ def _plain_files(folder: Path) -> Iterable[Path]:
 def _is_results(path: Path) -> bool:
     """Whether a .json file announces the results format near its start (reports, validity
     tables and lm-eval's own results files do not)."""
-    from chartprobe.eval_tasks.results import FORMAT
+    from chartprobe.eval_tasks.rescoring.results import FORMAT
 
     try:
         with path.open("rb") as fh:

@@ -1,6 +1,6 @@
 """The capability profile of the loaded models: ``chartprobe report`` run on their results.
 
-The report module (``chartprobe.eval_tasks.report``) draws the same plots and comparison tables the
+The report module (``chartprobe.eval_tasks.report.build``) draws the same plots and comparison tables the
 CLI writes; with two or more models loaded every plot and table compares them.
 """
 
@@ -20,7 +20,7 @@ _PLOTS_SECTION = re.compile(r"\n## Plots\n.*\Z", re.DOTALL)
 def build_profile(preds: PredictionSet, out: Path) -> tuple[list[Path], str]:
     """(plot PNGs, report markdown without its image links) for every loaded model; the
     runs' results documents (kept in memory) are written into ``out`` for the report."""
-    from chartprobe.eval_tasks.report import build_report
+    from chartprobe.eval_tasks.report.build import build_report
 
     runs = [run for run in preds.runs.values() if run.results]  # an lm-eval table alone has no records
     if not runs:

@@ -1,6 +1,6 @@
 """Provenance of the loaded runs: which release each model was scored on, and how it was run.
 
-The same rows as report.md's provenance section (:func:`chartprobe.eval_tasks.provenance.provenance_rows`):
+The same rows as report.md's provenance section (:func:`chartprobe.eval_tasks.rescoring.provenance.provenance_rows`):
 release path or Hub revision, preset, generator version, content hash, lm-eval version, model and
 generation arguments. A run loaded from samples takes its releases from ``chartprobe score``'s
 results document; a run known only from lm-eval's results file takes them from the
@@ -15,7 +15,7 @@ __all__ = ["provenance_table"]
 
 
 def _entry(run: Any) -> dict[str, Any]:
-    from chartprobe.eval_tasks.provenance import ReleaseProvenance
+    from chartprobe.eval_tasks.rescoring.provenance import ReleaseProvenance
 
     doc = run.results or {}
     model = (doc.get("models") or {}).get(run.name) or {}
@@ -31,6 +31,6 @@ def _entry(run: Any) -> dict[str, Any]:
 
 def provenance_table(preds: Any) -> tuple[list[str], list[list[Any]]]:
     """(header, rows) for every loaded run: one row per model, suite and release."""
-    from chartprobe.eval_tasks.provenance import PROVENANCE_HEADER, provenance_rows
+    from chartprobe.eval_tasks.rescoring.provenance import PROVENANCE_HEADER, provenance_rows
 
     return PROVENANCE_HEADER, provenance_rows({name: _entry(run) for name, run in preds.runs.items()})

@@ -1,6 +1,6 @@
 """Check an lm-eval samples file before anything is scored: the project's reader, the suites' keys.
 
-Lines are read with ``chartprobe.eval_tasks.predictions.iter_samples`` (what ``chartprobe
+Lines are read with ``chartprobe.eval_tasks.rescoring.predictions.iter_samples`` (what ``chartprobe
 score`` reads), and each document must carry the identity its task's suite keys it by
 (``Suite.doc_key``: the row ``id``, or a CPA document's ``pair_id`` + ``order``), so every
 file our lm-eval tasks write passes and a file of another harness task is recognised (and
@@ -29,8 +29,8 @@ class SamplesCheck:
 
 
 def _task_of(path: Path) -> str:
-    from chartprobe.eval_tasks.predictions import _SAMPLES_NAME, sample_files
-    from chartprobe.eval_tasks.predictions import PredictionsError as HarnessError
+    from chartprobe.eval_tasks.rescoring.predictions import _SAMPLES_NAME, sample_files
+    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError as HarnessError
 
     from chartspace.errors import PredictionsError
 
@@ -46,8 +46,8 @@ def check_samples_file(path: Path) -> SamplesCheck:
     """Schema-check one samples file line by line (an empty file is allowed: a task with no rows
     in a small release). Problems raise ``PredictionsError`` naming the file (never the
     server's path) and the line."""
-    from chartprobe.eval_tasks.predictions import PredictionsError as HarnessError
-    from chartprobe.eval_tasks.predictions import iter_samples
+    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError as HarnessError
+    from chartprobe.eval_tasks.rescoring.predictions import iter_samples
     from chartprobe.eval_tasks.suites import suite_for_task
 
     from chartspace.errors import PredictionsError

@@ -1,6 +1,6 @@
 """Where the Space reads releases from, lazily: one split at a time, one image at a time.
 
-By default a release is the Hub repo at the revision pinned in ``chartprobe.eval_tasks.data.HUB_REPOS``;
+By default a release is the Hub repo at the revision pinned in ``chartprobe.eval_tasks.rescoring.data.HUB_REPOS``;
 with ``CHARTPROBE_DATA`` set (``app.py --data DIR`` sets it) it is
 ``$CHARTPROBE_DATA/chartprobe-<name>``, offline — the same switch the lm-eval tasks use, so
 the Space shows exactly the rows a score was computed on.
@@ -55,14 +55,14 @@ class DataSource:
     @property
     def local_root(self) -> Path | None:
         """The local releases folder when the switch is on, else None (Hub)."""
-        from chartprobe.eval_tasks.data import ENV_VAR
+        from chartprobe.eval_tasks.rescoring.data import ENV_VAR
 
         root = os.environ.get(ENV_VAR)
         return Path(root).expanduser() if root else None
 
     def describe(self) -> str:
         """One line naming where releases come from (shown in the page header)."""
-        from chartprobe.eval_tasks.data import HUB_REPOS
+        from chartprobe.eval_tasks.rescoring.data import HUB_REPOS
 
         if self.local_root is not None:
             return f"local releases under `{self.local_root}`"
@@ -70,7 +70,7 @@ class DataSource:
         return f"Hub releases at their pinned revisions ({pins})"
 
     def _load_args(self, release: str) -> dict[str, Any]:
-        from chartprobe.eval_tasks.data import resolve_release
+        from chartprobe.eval_tasks.rescoring.data import resolve_release
 
         try:
             return resolve_release(release)

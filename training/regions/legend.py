@@ -64,7 +64,7 @@ class LegendRegions(RegionSet):
         return {**score_record(row, prediction), "channels": list(row.get("channels") or [])}
 
     def prompt(self, row: Row) -> str:
-        from chartprobe.eval_tasks.tasks.legend_utils import prompt
+        from chartprobe.eval_tasks.harness.tasks.legend_utils import prompt
 
         return prompt().replace("{QUESTION}", str(row["question"]))
 

@@ -12,7 +12,7 @@ from typing import Any
 from ._base import Dimension, RegionSet, Row, column, crossed, region_set
 
 INSTRUCTION = "\nAnswer with the answer only."
-"""Must stay equal to the instruction in eval_tasks/tasks/_probes_yaml (a test checks it)."""
+"""Must stay equal to the instruction in eval_tasks/harness/tasks/_probes_yaml (a test checks it)."""
 
 
 @region_set("probes")

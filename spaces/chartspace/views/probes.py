@@ -41,7 +41,7 @@ def _matches(cols: dict[str, list], i: int, skill: str, template: str) -> bool:
 
 def _boxes(cols: dict[str, list], rows: list[int], preds: Any) -> list[tuple]:
     """Gold boxes of the shown bbox probes, plus each model's predicted box when parsable."""
-    from chartprobe.eval_tasks.answer_parsing import parse_bbox
+    from chartprobe.eval_tasks.scoring.parsing import parse_bbox
 
     out = []
     for i in rows:

@@ -1,0 +1,1 @@
+"""lmms-eval support: the generated task tree (``tasks/``), its hooks and ``chartprobe lmms-tasks-path``."""

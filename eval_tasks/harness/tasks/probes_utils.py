@@ -1,0 +1,60 @@
+"""lm-eval hooks for the ChartProbe tasks (``chartprobe_probes_*``, ``chartprobe_cr_*``): thin
+wrappers over ``chartprobe.eval_tasks``.
+
+Headline metrics are template macro averages (``chartprobe.eval_tasks.metrics.probes``):
+``accuracy``, ``paper_accuracy`` and (CR) ``fuzzy`` carry ``(domain, template_id, value,
+chart)`` per document and aggregate with :func:`template_macro`; ``accuracy_micro`` and
+``fuzzy_micro`` are the same values pooled over documents (lm-eval's ``mean``).
+
+The macro metrics' stderr in lm-eval's table is a bootstrap over charts (``chart``: the
+suite's ``unit_key``, a chart's probes share its data; :mod:`chartprobe.eval_tasks.harness.lm_eval_stderr`);
+the micro ones keep lm-eval's own stderr of a mean.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function probes_utils.load_release`
+from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
+
+
+def _macro_item(rec: dict[str, Any], doc: dict[str, Any], value: str = "accuracy") -> tuple[str, str, float, str]:
+    """``template_item`` plus the document's unit (its chart), the bootstrap's cluster."""
+    from chartprobe.eval_tasks.metrics.probes import template_item
+    from chartprobe.eval_tasks.suites.probes import ProbesSuite
+
+    return (*template_item(rec, value), ProbesSuite().unit_key(doc))
+
+
+def process_probe(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """ChartProbe probe: accuracy (exact/±5%/IoU, lists as exact sets; macro and micro), the
+    paper's accuracy (recall for lists; macro) and parse failures."""
+    from chartprobe.eval_tasks.metrics.probes import score_record
+
+    rec = score_record(doc, results[0])
+    return {"accuracy": _macro_item(rec, doc), "accuracy_micro": rec["accuracy"],
+            "paper_accuracy": _macro_item(rec, doc, "paper_accuracy"),
+            "parse_fail_rate": float(rec["parse_failed"])}
+
+
+def process_cr(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """Held-out complex reasoning: RapidFuzz ratio (paper) and strict accuracy by answer type,
+    each macro over the CR templates and micro."""
+    from chartprobe.eval_tasks.metrics.probes import score_record
+
+    rec = score_record({**doc, "held_out": True}, results[0])
+    return {"fuzzy": _macro_item(rec, doc, "fuzzy"), "fuzzy_micro": rec["fuzzy"],
+            "accuracy": _macro_item(rec, doc), "accuracy_micro": rec["accuracy"],
+            "parse_fail_rate": float(rec["parse_failed"])}
+
+
+@clustered(lambda item: item[3])
+def template_macro(items: list[tuple]) -> float:
+    """Aggregation: mean over templates of the per-template mean (NaN for no documents); items are
+    ``(domain, template_id, value, chart)`` (the chart, for the stderr, may be left out)."""
+    from chartprobe.eval_tasks.metrics.probes import macro_of_items
+
+    value = macro_of_items(item[:3] for item in items)
+    return math.nan if value is None else value

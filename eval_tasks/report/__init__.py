@@ -1,0 +1,1 @@
+"""``chartprobe report``: the report document, its sections, model comparison and the study tables."""

@@ -1,0 +1,177 @@
+"""``chartprobe report``: capability profiles, comparison tables and plots from results files.
+
+Records of every results file are merged per (model, suite), each suite summarizes them
+with its benchmark's metrics module (one linear pass per metric), and the report folder
+gets ``report.json``, ``report.md`` and the suites' PNG plots, plus the validity tables of
+``chartprobe validate`` when given. One overview plot (headline numbers per model) is
+always drawn, so every report has at least one figure per suite plus the overview.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from chartprobe.dataset_builders.core.atomic import atomic_write_files
+
+from chartprobe.eval_tasks.report.markdown import markdown_table
+from chartprobe.eval_tasks.rescoring.results import load_results_with_provenance
+from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._base import Check
+from chartprobe.eval_tasks.suites._task_index import task_index
+from chartprobe.eval_tasks.validity.validate import ValidityReport, render_markdown
+
+__all__ = ["build_report", "markdown_table"]
+
+
+def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, Any]]:
+    """model -> suite -> {summary, headline, tasks}: everything recomputed from records."""
+    index = task_index()
+    out: dict[str, dict[str, Any]] = {}
+    for model, by_suite in sorted(merged.items()):
+        out[model] = {}
+        for name, records in sorted(by_suite.items()):
+            suite = suite_for_release(name)
+            by_task: dict[str, list] = {}
+            for r in records:
+                by_task.setdefault(r["task"], []).append(r)
+            summary = suite.summarize(_unique_rows(records))
+            out[model][name] = {
+                "summary": summary, "headline": suite.headline(summary),
+                "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
+                "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}
+    return out
+
+
+def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per dataset row (a row in a group task and an 'all' task counts once)."""
+    seen: dict[Any, dict[str, Any]] = {}
+    for i, r in enumerate(records):
+        seen[r.get("row_id") if r.get("row_id") is not None else (r.get("task"), r.get("doc_id"), i)] = r
+    return list(seen.values())
+
+
+def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
+    from chartprobe.eval_tasks.suites import _plots as rp
+
+    suites = sorted({s for per in profiles.values() for s in per})
+    paths = []
+    for name in suites:
+        per_model = {m: p[name]["summary"] for m, p in profiles.items() if name in p}
+        paths += suite_for_release(name).plots(per_model, out)
+    # Model x capability, one panel per suite (a strip of every suite's bars grew without bound).
+    headlines = {s: {m: per[s]["headline"] for m, per in profiles.items() if s in per} for s in suites}
+    paths += rp.overview(headlines, out / "overview.png")
+    return paths
+
+
+def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Path]) -> str:
+    parts = ["# chartprobe report", ""]
+    for v in validity:
+        rep = ValidityReport(v["release"], v["dataset"], [Check(**c) for c in v["checks"]])
+        parts += [f"## Validity: {v['release']}", "", render_markdown(rep), ""]
+    suites = sorted({s for per in profiles.values() for s in per})
+    for name in suites:
+        cols = sorted({k for per in profiles.values() if name in per for k in per[name]["headline"]})
+        rows = [[m] + [per[name]["headline"].get(c) for c in cols] + [_scorer_label(per[name].get("scorer"))]
+                for m, per in profiles.items() if name in per]
+        parts += [f"## Comparison: {name}", "", markdown_table(["model", *cols, "scorer"], rows), ""]
+    for model, per in profiles.items():
+        parts += [f"## Capability profile: {model}", ""]
+        for name, prof in per.items():
+            metrics = sorted({k for t in prof["tasks"].values() for k in t})
+            label = {t: f"{t} (partial)" for t in prof.get("partial", ())}  # scored over the rows it covers
+            rows = [[label.get(t, t)] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
+            parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
+    from chartprobe.eval_tasks.report.sections import sections  # families, group averages, figures (PNG + PDF/SVG links)
+    parts += sections(profiles, plots)
+    return "\n".join(parts)
+
+
+def _scorer_label(scorer: Any) -> str:
+    """The comparison table's ``scorer`` cell: one scorer, or every scorer of a mixed model."""
+    from chartprobe.eval_tasks.rescoring.scorers import describe
+
+    return "; ".join(map(describe, scorer)) if isinstance(scorer, list) else describe(scorer)
+
+
+def _attach_scorers(profiles: dict[str, dict[str, Any]], prov: Mapping[str, Mapping[str, Any]],
+                    comparison: dict[str, Any] | None) -> None:
+    """Each profile's ``scorer`` (a list when merged files disagree) and each compared suite's scorers."""
+    from chartprobe.eval_tasks.rescoring.scorers import describe, scorer_identity
+
+    for model, per in profiles.items():
+        for name, prof in per.items():
+            found = prov[model]["scorers"].get(name) or ["typed"]
+            prof["scorer"] = found[0] if len(found) == 1 else found
+    for name, entry in (comparison or {}).get("suites", {}).items():
+        by_model = {m: prov[m]["scorers"].get(name) or ["typed"] for m in (comparison["a"], comparison["b"])}
+        entry["scorers"] = {m: "; ".join(map(describe, sc)) for m, sc in by_model.items()}
+        entry["mixed_scorers"] = len({scorer_identity(s) for sc in by_model.values() for s in sc}) > 1
+
+
+def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """report.json's provenance: model -> releases per suite (as JSON), lm-eval runs, scoring versions."""
+    return {m: {**{k: v for k, v in p.items() if k != "lm_eval_tasks"},  # report.json has its own key for them
+                "releases": {s: [r.to_json() for r in rs] for s, rs in p["releases"].items()}}
+            for m, p in sorted(prov.items())}
+
+
+def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
+                 compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
+                 allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = ()) -> dict[str, Any]:
+    """Write report.json, report.md and the plots into ``out``; return the report document.
+
+    Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
+    full disk or an interrupt leaves a previous report in ``out`` exactly as it was. Every
+    report carries each model's provenance (releases, lm-eval runs); models of one suite scored on
+    releases with different content hashes are refused (a PredictionsError, nothing written)
+    unless ``allow_mixed_releases``, and the report then says which suites mix releases.
+    ``compare=(A, B)`` adds the paired comparison B − A (:mod:`chartprobe.eval_tasks.report.compare`).
+    ``studies`` (``study.json`` files of ``chartprobe train --seeds``) add their fine-tuning tables
+    (:mod:`.report_study`).
+    Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
+    the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
+    """
+    from chartprobe.eval_tasks.report.compare import compare_markdown, compare_models
+    from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_section
+    from chartprobe.eval_tasks.rescoring.provenance import check_same_releases, provenance_markdown
+    from chartprobe.eval_tasks.rescoring.scorers import check_same_scorers, scorer_markdown
+
+    out = Path(out)
+    merged, prov = load_results_with_provenance(results)
+    mixed = check_same_releases({m: p["releases"] for m, p in prov.items()}, allow_mixed_releases)
+    mixed_scorers = check_same_scorers({m: p["scorers"] for m, p in prov.items()}, allow_mixed_scorers)
+    comparison = compare_models(merged, *compare) if compare else None
+    profiles = _profiles(merged)
+    _attach_scorers(profiles, prov, comparison)
+    from chartprobe.eval_tasks.report.study import format_study, read_study
+
+    study_docs = [read_study(p) for p in studies]
+    val_docs: list[dict] = []
+    for path in validity:
+        doc = json.loads(Path(path).read_text())
+        val_docs += doc if isinstance(doc, list) else [doc]
+    with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
+        plots = _plots(profiles, Path(scratch)) if profiles else []
+        report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots],
+                  "provenance": _provenance_json(prov), "mixed_releases": mixed, "mixed_scorers": mixed_scorers,
+                  "lm_eval_tasks": {m: p["lm_eval_tasks"] for m, p in prov.items() if p["lm_eval_tasks"]}}
+        if comparison is not None:
+            report["compare"] = comparison
+        if study_docs:
+            report["studies"] = study_docs
+        files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
+        files[out / "report.json"] = json.dumps(report, indent=1, default=str)
+        # provenance and the paired comparison go right under the title, before the tables they qualify
+        extra = provenance_markdown(prov, mixed, markdown_table) + scorer_markdown(prov, mixed_scorers, markdown_table)
+        extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
+        extra += lm_eval_section({m: p["lm_eval_tasks"] for m, p in prov.items()}, markdown_table)
+        title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")
+        body += "".join("\n\n" + format_study(doc, level=2) for doc in study_docs)
+        files[out / "report.md"] = "\n\n".join([title, "\n".join(extra), body])
+        atomic_write_files(files)
+    return report

@@ -1,0 +1,121 @@
+"""Where the lm-eval tasks get their data: the Hub at a pinned revision, or local releases.
+
+By default every task reads its dataset from the Hub repo and the pinned revision tag in
+``HUB_REPOS``, so a score always names the exact data it was computed on.
+
+The one switch: set ``CHARTPROBE_DATA`` to a folder holding release folders (what
+``chartprobe build <name> --out <folder>`` writes) and every task reads
+``$CHARTPROBE_DATA/chartprobe-<name>`` instead, offline.  Tests and unreleased datasets use
+this; nothing else changes, the same YAML serves both.
+
+lm-eval wiring: a task YAML says ``custom_dataset: !function utils.load_release`` and
+``dataset_kwargs: {chartprobe_release: <name>, chartprobe_config: <config>}``.  lm-eval
+0.4.13 calls ``custom_dataset(**metadata, **dataset_kwargs)`` where ``metadata`` also holds
+every ``--model_args`` key, so ``load_release`` ignores unknown keyword arguments and our
+own keys carry a ``chartprobe_`` prefix to never collide with them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+ENV_VAR = "CHARTPROBE_DATA"
+
+HUB_REPOS: dict[str, tuple[str, str]] = {
+    # release name -> (Hub dataset repo, pinned revision tag); bump the tag with the task version.
+    "smoke": ("chartprobe/chartprobe-smoke", "v0.1.0"),
+    "probes": ("chartprobe/chartprobe-probes", "v0.1.0"),
+    "families": ("chartprobe/chartprobe-families", "v0.1.0"),
+    "judge": ("chartprobe/chartprobe-judge", "v0.1.0"),
+    "legend": ("chartprobe/chartprobe-legend", "v0.1.0"),
+}
+
+
+class ReleaseNotFoundError(FileNotFoundError):
+    """``CHARTPROBE_DATA`` is set but does not hold the release a task asked for."""
+
+
+def release_folder_name(name: str) -> str:
+    """The folder (and Hub repo) name of release ``name``: ``chartprobe-<name>``."""
+    return f"chartprobe-{name}"
+
+
+def resolve_release(name: str) -> dict[str, Any]:
+    """Return the ``datasets.load_dataset`` arguments (``path`` and maybe ``revision``) for ``name``.
+
+    With ``CHARTPROBE_DATA`` set, the path is the local release folder, which must exist
+    (``ReleaseNotFoundError`` otherwise, naming the path); without it, the Hub repo and its
+    pinned revision from ``HUB_REPOS`` (``KeyError`` for an unknown name).
+    """
+    root = os.environ.get(ENV_VAR)
+    if root:
+        folder = Path(root).expanduser() / release_folder_name(name)
+        if not (folder / "README.md").is_file():
+            raise ReleaseNotFoundError(
+                f"{ENV_VAR}={root} but release '{name}' is not there: expected a release folder "
+                f"with a README.md at {folder} (build it with `chartprobe build {name} --out {root}`)"
+            )
+        return {"path": str(folder)}
+    if name not in HUB_REPOS:
+        known = ", ".join(sorted(HUB_REPOS))
+        raise KeyError(
+            f"no Hub repo pinned for release '{name}' (known: {known}); set {ENV_VAR} to use a local build"
+        )
+    repo, revision = HUB_REPOS[name]
+    return {"path": repo, "revision": revision}
+
+
+IMAGE_TOKEN = "<image>"
+
+
+def image_token_for(metadata: dict[str, Any]) -> str:
+    """The image placeholder a prompt should carry for the model lm-eval is running.
+
+    Local multimodal models (``hf-multimodal``, vLLM) need a literal ``<image>`` in the text;
+    API models get the image as a message part, and a literal ``<image>`` left in the text
+    makes LLaVA-style servers count one image too many. lm-eval merges ``--model_args`` into
+    the task metadata, so an API model is recognised by its ``base_url``. An explicit
+    ``--metadata '{"chartprobe_image_token": ""}'`` overrides the guess.
+    """
+    if "chartprobe_image_token" in metadata:
+        return str(metadata["chartprobe_image_token"])
+    return "" if metadata.get("base_url") else IMAGE_TOKEN
+
+
+def load_release(chartprobe_release: str, chartprobe_config: str = "default",
+                 chartprobe_where: dict[str, Any] | None = None, **lm_eval_metadata: Any):
+    """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
+
+    This is the ``custom_dataset`` callable of the lm-eval tasks (see the module docstring
+    for why it accepts extra keyword arguments). It adds an ``image_token`` column that the
+    task prompts start with: ``<image>`` for local models, empty for API models
+    (:func:`image_token_for`), so one task serves both kinds of model, and a ``release_hash``
+    column (the card's content hash) so lm-eval's logged samples name their release. ``chartprobe_where``
+    keeps only rows whose columns equal the given values (e.g. ``{skill: perception}``), so
+    one config can feed one task per skill.
+    """
+    import datasets
+
+    from chartprobe.dataset_builders.release.labels import as_text
+
+    from chartprobe.eval_tasks.rescoring.doc_order import dataset_order
+    from chartprobe.eval_tasks.rescoring.provenance import release_hash
+
+    source = resolve_release(chartprobe_release)
+    dd = datasets.load_dataset(name=chartprobe_config, **source)
+    digest = release_hash(chartprobe_release, source)  # logged with every sample: it names its release
+    token = image_token_for(lm_eval_metadata)
+    where = dict(chartprobe_where or {})
+    out = {}
+    for split, ds in dd.items():
+        ds = as_text(ds)  # ClassLabel columns as their names: prompts, filters and scores read names
+        if where:  # input_columns: compare plain columns without decoding a single image
+            cols = sorted(where)
+            ds = ds.filter(lambda *vals, cols=cols: all(v == where[c] for c, v in zip(cols, vals)),
+                           input_columns=cols)
+        order = dataset_order(ds, chartprobe_release)  # templates take turns: any --limit covers them all
+        out[split] = ds.add_column("image_token", [token] * len(ds)).add_column("release_hash", [digest] * len(ds))
+        out[split] = out[split].select(order)  # last: an added column would copy the reordered images
+    return datasets.DatasetDict(out)

@@ -1,0 +1,152 @@
+"""Scored results: the results file ``chartprobe score`` writes (:mod:`.rescore`) and reading it back.
+
+A results file holds, per model, the per-task metrics (lm-eval's aggregations recomputed from records),
+the per-suite summaries and the scored records themselves, stored column-wise (compact,
+fast to load) so ``chartprobe report`` can merge files and recompute everything.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, read_json
+from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._task_index import task_index
+
+__all__ = ["FORMAT", "from_columns", "load_results", "load_results_with_provenance", "summarize_records",
+           "to_columns"]
+
+FORMAT = "chartprobe-results/1"
+
+
+def to_columns(records: Sequence[Mapping[str, Any]]) -> dict[str, list[Any]]:
+    """Records as column lists (missing keys are None)."""
+    keys = sorted(set().union(*records))  # every record's keys, gathered in C
+    return {k: [r.get(k) for r in records] for k in keys}
+
+
+def from_columns(columns: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
+    """Inverse of :func:`to_columns`; a None cell becomes an absent key again.
+
+    Metrics test for optional fields by presence (``"fuzzy" in record``), so the None
+    padding of :func:`to_columns` must not survive the round trip.
+    """
+    keys = list(columns)
+    return [{k: v for k, v in zip(keys, vals) if v is not None} for vals in zip(*(columns[k] for k in keys))]
+
+
+def _dedupe(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per dataset row: a row feeding two tasks (a group and 'all') counts once."""
+    seen: dict[Any, dict[str, Any]] = {}
+    for i, r in enumerate(records):
+        key = r.get("row_id")
+        seen[(r.get("task"), r.get("doc_id"), i) if key is None else key] = r
+    return list(seen.values())
+
+
+def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Per-task metrics and per-suite summaries of one model's records."""
+    index = task_index()
+    tasks: dict[str, dict[str, Any]] = {}
+    suites: dict[str, Any] = {}
+    for suite_name, records in sorted(records_by_suite.items()):
+        suite = suite_for_release(suite_name)
+        by_task: dict[str, list] = defaultdict(list)
+        for r in records:
+            by_task[r["task"]].append(r)
+        for task, recs in sorted(by_task.items()):
+            tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_table(index[task], recs)}
+        suites[suite_name] = suite.summarize(_dedupe(records))
+    return {"tasks": tasks, "suites": suites}
+
+
+_RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, float), "doc_id": (int,)}
+"""Types of the record columns every suite's metrics compute with (a string there fails deep inside)."""
+
+
+def _read_results(path: str | Path) -> dict[str, Any]:
+    """One results file, its structure checked (a PredictionsError names the file and the part)."""
+    from chartprobe.eval_tasks.suites import SUITES
+
+    doc = read_json(path)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise PredictionsError(f"{path} is not a chartprobe results file (format {FORMAT})")
+    if not isinstance(doc.get("models"), dict):
+        raise PredictionsError(f"{path}: 'models' must map model names to their results")
+    index = task_index()
+    for model, entry in doc["models"].items():
+        records = entry.get("records", {}) if isinstance(entry, dict) else None
+        if not isinstance(records, dict):
+            raise PredictionsError(f"{path}: models.{model} must hold 'records' by suite")
+        for suite_name, cols in records.items():
+            where = f"{path}: models.{model}.records.{suite_name}"
+            if suite_name not in SUITES.names():
+                raise PredictionsError(f"{where}: unknown suite (known: {', '.join(SUITES.names())})")
+            if not isinstance(cols, dict) or not all(isinstance(v, list) for v in cols.values()) \
+                    or len({len(v) for v in cols.values()}) > 1:
+                raise PredictionsError(f"{where}: records must be columns of equal-length lists")
+            unknown = sorted({t for t in cols.get("task", [None]) if t not in index}, key=str)
+            if cols and unknown:  # every record names its lm-eval task; metrics group by it
+                raise PredictionsError(f"{where}: records of unknown tasks {unknown[:3]}")
+            for name, kinds in _RECORD_TYPES.items():
+                bad = [v for v in cols.get(name, ()) if v is not None and not isinstance(v, kinds)]
+                if bad:
+                    raise PredictionsError(f"{where}: {name} must be {' or '.join(k.__name__ for k in kinds)}, "
+                                           f"got {bad[0]!r}")
+    return doc
+
+
+def load_results(paths: Iterable[str | Path]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """model -> suite -> records, merged over results files (a later file's row wins)."""
+    return load_results_with_provenance(paths)[0]
+
+
+def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str, dict[str, list[dict[str, Any]]]],
+                                                                        dict[str, dict[str, Any]]]:
+    """:func:`load_results` plus, per model, where its records came from.
+
+    The second value maps model -> ``{"releases": {suite: [ReleaseProvenance, ...]}, "runs": [...],
+    "scored_by": [...], "scorers": {suite: [scorer, ...]}}``: one release per distinct release its
+    records of that suite were scored on (two when merged files disagree), the lm-eval runs, the
+    scoring software versions and the scorers (typed or an LLM judge, :mod:`.scorers`) per suite.
+    """
+    from chartprobe.eval_tasks.rescoring.provenance import ReleaseProvenance
+    from chartprobe.eval_tasks.rescoring.scorers import scorer_identity, scorers_of_entry
+
+    merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    prov: dict[str, dict[str, Any]] = {}
+    for path in paths:
+        doc = _read_results(path)
+        releases = doc.get("releases") if isinstance(doc.get("releases"), dict) else {}
+        for model, entry in doc["models"].items():
+            mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": [], "lm_eval_tasks": {},
+                                           "scorers": {}})
+            mine["lm_eval_tasks"].update(entry.get("lm_eval_tasks") or {})
+            for suite_name, scorer in scorers_of_entry(entry, entry.get("records", {})).items():
+                known = mine["scorers"].setdefault(suite_name, [])
+                if scorer_identity(scorer) not in map(scorer_identity, known):
+                    known.append(scorer)
+            for suite_name, cols in entry.get("records", {}).items():
+                merged[model][suite_name] += from_columns(cols)
+                rel = releases.get(suite_name)
+                rel = ReleaseProvenance.from_json(suite_name, rel if isinstance(rel, dict) else {})
+                if rel not in mine["releases"].setdefault(suite_name, []):
+                    mine["releases"][suite_name].append(rel)
+            for run in entry.get("runs") or ():
+                if run not in mine["runs"]:
+                    mine["runs"].append(run)
+            if doc.get("provenance") and doc["provenance"] not in mine["scored_by"]:
+                mine["scored_by"].append(doc["provenance"])
+    records = {m: {s: _dedupe_task_rows(rs) for s, rs in by.items()} for m, by in merged.items()}
+    return records, prov
+
+
+def _dedupe_task_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Keep the last record per (task, doc_id): merging a re-run replaces, never doubles."""
+    last: dict[tuple, dict[str, Any]] = {}
+    for r in records:
+        last[(r.get("task"), r.get("doc_id"))] = r
+    return list(last.values())

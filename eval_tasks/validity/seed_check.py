@@ -1,0 +1,153 @@
+"""Fresh private test sets: are releases built with other ``--seed`` values the same test?
+
+LegendBench names contamination through public generators as a limit of frozen snapshots.
+``chartprobe build NAME --preset P --seed S`` gives a release with the same configs, splits
+and mixes but new data; a private leaderboard keeps its seed secret. This module checks that
+such releases (``chartprobe validate --across-seeds A B C``) measure the same thing:
+
+* **mix** (per config/split): the counts of templates (``template_id``, where the rows have
+  one) and answer types over rows, and chart kinds (a ``chart_kind`` column, else the spec's
+  ``kind``; shape scenes count as ``scene``) over distinct charts, are homogeneous across seeds: a chi-square test per axis, pass at p >= 0.05. Whether the
+  counts are *identical* is reported beside it (``seed mix exact``, info): builders that
+  pick templates by what each chart supports (probes) do not fix the counts per seed;
+* **fresh** (per config/split): no row of a later seed repeats an earlier seed's specs
+  (every ``spec*`` column) and question;
+* **agreement** (per agent and config, splits pooled): every reference agent's accuracy on
+  each seed has a 95% Wilson interval, and all the seeds' intervals overlap (the largest
+  lower bound is at most the smallest upper bound), i.e. no seed is measurably easier.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, load_release_rows, read_release_card
+from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._base import Check
+from chartprobe.eval_tasks.validity.validate import ValidityReport, release_dataset, run_agents
+
+__all__ = ["mix_of", "seed_check"]
+
+
+def _kind(spec: str) -> str:
+    try:
+        return str(json.loads(spec).get("kind") or "scene")
+    except (TypeError, ValueError, AttributeError):
+        return "unparsed"
+
+
+def mix_of(rows: Sequence[dict[str, Any]]) -> Counter:
+    """The (axis, value) counts the seeds must share: template and answer type per row, chart
+    kind per distinct chart (a chart's questions share its kind: counting rows would weigh a
+    kind by how many questions its charts happen to get, and treat them as independent draws)."""
+    mix: Counter = Counter()
+    charts: dict[tuple, str] = {}
+    for r in rows:
+        if "template_id" in r:
+            mix["template", str(r["template_id"])] += 1
+        mix["answer type", str(r.get("answer_type", ""))] += 1
+        charts[_specs(r)] = str(r["chart_kind"]) if r.get("chart_kind") else _kind(r.get("spec", ""))
+    for kind in charts.values():
+        mix["chart kind", kind] += 1
+    return mix
+
+
+def _specs(row: dict[str, Any]) -> tuple:
+    """Every spec a row carries (``spec``; judge rows: ``spec_better``/``spec_worse``...): its charts."""
+    return tuple(sorted((k, str(v)) for k, v in row.items() if k.startswith("spec") and v))
+
+
+MIX_ALPHA = 0.05
+
+
+def _homogeneity(mixes: list[Counter]) -> float:
+    """The smallest p-value, over the axes, of a chi-square test that the seeds share one mix
+    (1.0 where the counts are identical or an axis has one category)."""
+    from scipy.stats import chi2_contingency
+
+    p = 1.0
+    for axis in {a for m in mixes for a, _ in m}:
+        cats = sorted({v for m in mixes for a, v in m if a == axis})
+        table = [[m[axis, v] for v in cats] for m in mixes]
+        if len(cats) > 1 and any(row != table[0] for row in table):
+            p = min(p, float(chi2_contingency(table).pvalue))
+    return p
+
+
+def _recipe(release: Path) -> tuple[str, str, dict, int]:
+    block = read_release_card(release)["chartprobe"]
+    recipe = block.get("recipe") or block.get("preset") or {}
+    if isinstance(recipe, str):
+        recipe = json.loads(recipe)
+    configs = {c: v.get("splits") for c, v in (recipe.get("configs") or {}).items()}
+    return block["dataset"], str(recipe.get("preset", "")), configs, int(recipe.get("seed", block.get("seed", -1)))
+
+
+def _checked(releases: Sequence[str | Path]) -> list[Path]:
+    paths = [Path(r) for r in releases]
+    if len(paths) < 2:
+        raise PredictionsError("--across-seeds: give at least two releases of one preset built with different --seed")
+    recipes = [_recipe(p) for p in paths]
+    for path, (dataset, preset, configs, _) in zip(paths[1:], recipes[1:], strict=True):
+        if (dataset, preset, configs) != recipes[0][:3]:
+            raise PredictionsError(f"--across-seeds: {path} is not the same dataset, preset and splits as {paths[0]}")
+    seeds = [r[3] for r in recipes]
+    if len(set(seeds)) != len(seeds):
+        raise PredictionsError(f"--across-seeds: the releases must have different seeds, got {seeds}")
+    return paths
+
+
+def _interval(correct: float, n: int) -> tuple[float, float]:
+    """Two-sided 95% Wilson interval of ``correct`` of ``n`` (fractional scores rounded)."""
+    from scipy.stats import binomtest
+
+    ci = binomtest(min(n, round(correct)), n).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def seed_check(releases: Sequence[str | Path], agents: Sequence[str] | None = None) -> ValidityReport:
+    """Mix, freshness and agent-agreement checks over releases that differ only in their seed."""
+    paths = _checked(releases)
+    dataset = release_dataset(paths[0])
+    suite = suite_for_release(dataset)
+    rows = [load_release_rows(p) for p in paths]
+    checks: list[Check] = []
+    for key in sorted(rows[0]):
+        scope = "/".join(key)
+        mixes = [mix_of(r.get(key, [])) for r in rows]
+        differ = sum(1 for item in set().union(*mixes) if len({m[item] for m in mixes}) > 1)
+        checks.append(Check("seed mix exact", scope, "–", float(differ), "categories whose count differs (info)",
+                            len(rows[0][key]), "info"))
+        p = _homogeneity(mixes)
+        checks.append(Check("seed mix", scope, "–", p, "chi-square homogeneity p >= 0.05 per axis (min shown)",
+                            len(rows[0][key]), "pass" if p >= MIX_ALPHA else "fail", tested=p, op=">="))
+        seen: set[tuple[tuple, str]] = set()
+        repeats = 0
+        for r in rows:
+            pairs = {(_specs(x), str(x.get("question", ""))) for x in r.get(key, [])}
+            repeats += len(pairs & seen)
+            seen |= pairs
+        checks.append(Check("seed fresh", scope, "–", float(repeats), "= 0 rows repeated across seeds",
+                            sum(len(r.get(key, [])) for r in rows), "pass" if repeats == 0 else "fail"))
+    runs = [run_agents(dataset, r, agents) for r in rows]
+    pooled: dict[tuple[str, str], list[tuple[float, int]]] = {}
+    for i, runset in enumerate(runs):
+        for (agent, config, _split), run in sorted(runset.runs.items()):
+            acc = [suite.accuracy(rec) for rec in run.records]
+            entry = pooled.setdefault((agent, config), [(0.0, 0)] * len(runs))
+            entry[i] = (entry[i][0] + sum(acc), entry[i][1] + len(acc))
+    for (agent, config), per_seed in sorted(pooled.items()):
+        if any(n == 0 for _, n in per_seed):
+            continue
+        bounds = [_interval(k, n) for k, n in per_seed]
+        accs = [k / n for k, n in per_seed]
+        ok = max(lo for lo, _ in bounds) <= min(hi for _, hi in bounds)
+        checks.append(Check("seed agreement", config, agent, max(accs) - min(accs),
+                            "95% intervals of every seed overlap", sum(n for _, n in per_seed),
+                            "pass" if ok else "fail", tested=max(lo for lo, _ in bounds) - min(hi for _, hi in bounds),
+                            statistic="max lower - min upper", op="<="))
+    return ValidityReport(" + ".join(p.name for p in paths) + " (across seeds)", dataset, checks)

@@ -1,0 +1,202 @@
+"""``chartprobe validate``: run every applicable reference agent on a release and check validity.
+
+For each config/split of a release, every agent that applies to the release's suite
+answers the rows (the blind agent is fit on the config's other splits), its predictions
+are scored with the suite's scorer, and the suite's checks turn the runs into the validity
+table. The table is written as markdown and JSON, optionally into the release's dataset
+card (a ``## Validity`` section, replaced on re-runs), and any failed check makes the
+command exit non-zero. With ``samples_out`` the agents' test-split predictions are also
+written in lm-eval ``--log_samples`` layout, one model folder per agent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from chartprobe.errors import UsageError
+
+from chartprobe.eval_tasks.validity.agents import AGENTS
+from chartprobe.eval_tasks.rescoring.doc_order import order_documents
+from chartprobe.eval_tasks.rescoring.predictions import (
+    PredictionsError,
+    date_id,
+    load_release_rows,
+    read_json,
+    read_release_card,
+    write_samples,
+)
+from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._base import AgentRun, Check, RunSet
+from chartprobe.eval_tasks.suites._task_index import task_index
+
+__all__ = ["ValidityReport", "check_agents", "read_validity", "release_dataset", "render_markdown", "run_agents",
+           "validate_release"]
+
+
+@dataclasses.dataclass
+class ValidityReport:
+    """The validity table of one release."""
+
+    release: str
+    dataset: str
+    checks: list[Check]
+
+    @property
+    def failed(self) -> list[Check]:
+        return [c for c in self.checks if c.status == "fail"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"release": self.release, "dataset": self.dataset, "passed": not self.failed,
+                "checks": [dataclasses.asdict(c) for c in self.checks]}
+
+
+def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None) -> RunSet:
+    """Every applicable agent on every config/split of ``rows``, scored by the suite."""
+    suite = suite_for_release(dataset)
+    runs = RunSet(dataset, {(c, s): suite.documents(c, rs) for (c, s), rs in rows.items()})
+    for name, cls in AGENTS.items():
+        agent = cls()
+        if (agents is not None and name not in agents) or not agent.applies_to_suite(suite):
+            continue
+        for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
+            preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
+            kept = [(r, p) for r, p in zip(split_rows, preds, strict=True) if p is not None]
+            runs.runs[(name, config, split)] = AgentRun(
+                name, config, split, [r for r, _ in kept], [p for _, p in kept],
+                [suite.score(r, p) for r, p in kept])
+    return runs
+
+
+def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) -> list[Path]:
+    """The agents' predictions on every lm-eval task of the release, in ``--log_samples`` layout.
+
+    Task order (:mod:`.doc_order`): a sample's ``doc_id`` is its document's position in the task,
+    as lm-eval and ``chartprobe score`` number it, even where an agent skips documents.
+    """
+    stamp = stamp or date_id()
+    written = []
+    for task in task_index().values():
+        if task.release != runs.release or not task.rescored:  # *_paper tasks: same rows, released rules
+            continue
+        suite = suite_for_release(runs.release)
+        docs = order_documents(suite, [d for d in runs.rows.get((task.config, task.split), [])
+                                       if task.selects(task.config, task.split, d)])
+        position = {suite.doc_key(d): i for i, d in enumerate(docs)}  # lm-eval's doc_id, as the gold has it
+        for (agent, config, split), run in sorted(runs.runs.items()):
+            picked = sorted(((position[suite.doc_key(r)], r, p) for r, p in zip(run.rows, run.predictions)
+                             if task.selects(config, split, r)), key=lambda t: t[0])
+            if picked:
+                written.append(write_samples(folder / agent, task.task, [r for _, r, _ in picked],
+                                             [p for _, _, p in picked], stamp, [i for i, _, _ in picked]))
+    return written
+
+
+def release_dataset(release: str | Path) -> str:
+    """The dataset a release folder holds, from its card; refused when no suite scores it."""
+    from chartprobe.eval_tasks.suites import SUITES
+
+    dataset = read_release_card(release)["chartprobe"]["dataset"]
+    if dataset not in SUITES.names():
+        raise PredictionsError(f"{release}/README.md: dataset {dataset!r} has no validity suite "
+                               f"(known: {', '.join(SUITES.names())})")
+    return dataset
+
+
+def check_agents(text: str | None, datasets: Sequence[str]) -> list[str] | None:
+    """``--agents a,b`` as names, refused unless every one is registered and applies to a release.
+
+    A name that silently matched nothing used to run no agent at all, and the missing oracle
+    run then read as an oracle FAIL.
+    """
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise UsageError("--agents: no agent names given (see the agents in eval_tasks/validity/agents/)")
+    unknown = [n for n in names if n not in AGENTS.names()]
+    if unknown:
+        raise UsageError(f"--agents: unknown agent {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(AGENTS.names())})")
+    suites = [suite_for_release(d) for d in dict.fromkeys(datasets)]
+    for name in names:
+        if not any(AGENTS.get(name)().applies_to_suite(s) for s in suites):
+            raise UsageError(f"--agents: {name!r} does not apply to {', '.join(dict.fromkeys(datasets))}")
+    return names
+
+
+def validate_release(release: str | Path, *, samples_out: str | Path | None = None,
+                     agents: Sequence[str] | None = None) -> ValidityReport:
+    """Run the agents on ``release`` (a release folder) and return its validity report."""
+    release = Path(release)
+    dataset = release_dataset(release)
+    suite = suite_for_release(dataset)
+    runs = run_agents(dataset, load_release_rows(release), agents)
+    if samples_out is not None:
+        write_agent_samples(runs, Path(samples_out))
+    return ValidityReport(release.name, dataset, suite.checks(runs))
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _tested(check: Check) -> str:
+    """The number the threshold is applied to: the value itself, or the bound the row names."""
+    if not check.op:
+        return "–"
+    return "= value" if check.statistic == "value" else _fmt(check.tested)
+
+
+def render_markdown(report: ValidityReport, *, include_na: bool = False) -> str:
+    """The validity table as markdown (checks with nothing to check are left out by default)."""
+    verdict = "all checks pass" if not report.failed else f"**{len(report.failed)} check(s) FAIL**"
+    lines = [f"Reference agents on `{report.release}`: {verdict}.", "",
+             "| check | scope | agent | value | tested | threshold | n | status |", "|---|---|---|---|---|---|---|---|"]
+    for c in report.checks:
+        if c.status == "n/a" and not include_na:
+            continue
+        shown = f"**{c.status}**" if c.status == "fail" else c.status
+        lines.append(f"| {c.check} | `{c.scope}` | {c.agent} | {_fmt(c.value)} | {_tested(c)} | {c.threshold} "
+                     f"| {c.n} | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+CARD_INTRO = ("Every number below comes from `chartprobe validate`: reference agents (an oracle that "
+              "recomputes answers from the spec, a question-only blind agent, shortcut agents, a seeded "
+              "random guesser) answer every config and split, and each metric must catch the shortcut it "
+              "was designed to catch. Thresholds: oracle 100%; blind at most 5 points above the majority "
+              "rate; abstaining never scores on answerable items; no categorical template's majority answer "
+              "above 1.5x uniform (one-sided 95% Wilson bound); image-side and answer-set shortcut agents "
+              "(position prior, file metadata, anti-stale, answer-everything, text reader) at most 5 points "
+              "above chance; benchmark-specific checks as listed. `tested` is the number each threshold is "
+              "applied to: the value, or its one-sided 95% lower bound where the threshold says so.")
+
+
+def write_validity_card(release: str | Path, report: ValidityReport) -> Path:
+    """Insert or replace the ``## Validity`` section of the release's dataset card."""
+    from chartprobe.dataset_builders.release.card import write_card_section
+
+    return write_card_section(release, "Validity", f"{CARD_INTRO}\n\n{render_markdown(report)}")
+
+
+def read_validity(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
+    """The reports of ``validity.json`` files (``chartprobe validate --out``), their shape checked."""
+
+    fields = {f.name for f in dataclasses.fields(Check)}
+    # Files written before checks recorded what they test lack the later, defaulted fields.
+    required = {f.name for f in dataclasses.fields(Check) if f.default is dataclasses.MISSING}
+    docs: list[dict[str, Any]] = []
+    for path in paths:
+        doc = read_json(path)
+        for rep in doc if isinstance(doc, list) else [doc]:
+            ok = (isinstance(rep, dict) and isinstance(rep.get("release"), str) and isinstance(rep.get("dataset"), str)
+                  and isinstance(rep.get("checks"), list)
+                  and all(isinstance(c, dict) and required <= set(c) <= fields for c in rep["checks"]))
+            if not ok:
+                raise PredictionsError(f"{path} is not a validity.json of `chartprobe validate --out` "
+                                       f"(reports with release, dataset and checks of {sorted(fields)})")
+            docs.append(rep)
+    return docs

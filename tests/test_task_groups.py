@@ -1,0 +1,97 @@
+"""The task groups users select: one umbrella that runs every benchmark's test split once, one group
+per paper, and the opt-in variants outside both (expanded with lm-eval's own TaskManager)."""
+
+from __future__ import annotations
+
+import fnmatch
+
+import pytest
+
+from chartprobe.eval_tasks.harness.eval_args import check_task_names
+from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.suites._task_index import task_index
+
+UMBRELLA = "chartprobe-all"
+PAPER_GROUPS = {"chartprobe": "probes", "chartographer": "families", "legendbench": "legend",
+                "chartjudgebench": "judge"}
+OPT_IN_SUFFIXES = ("_vote", "_paper")
+
+
+@pytest.fixture(scope="module")
+def manager():
+    from lm_eval.tasks import TaskManager
+
+    return TaskManager(include_path=tasks_path(), include_defaults=False)
+
+
+def _leaves(manager, name: str) -> list[str]:
+    """The leaf tasks lm-eval runs for ``name``, through nested groups and tags, from lm-eval's own index
+    (its entries' kinds and configs; building the tasks would load their data)."""
+    entry = manager.task_index[name]
+    kind = entry.kind.name
+    if kind == "TASK":
+        return [name]
+    members = sorted(entry.tags) if kind == "TAG" else entry.cfg["task"]
+    return [leaf for m in members for leaf in _leaves(manager, m)]
+
+
+def _test_configs() -> set[tuple[str, str]]:
+    """(benchmark, config) of every test-split task that is not a subset of another config's task."""
+    index = task_index()
+    out = set()
+    for t in index.values():
+        if t.release == "smoke" or t.split != "test" or t.task.endswith(OPT_IN_SUFFIXES) or not t.rescored:
+            continue
+        out.add((t.release, t.config))
+    return out
+
+
+def test_the_umbrella_holds_each_benchmark_test_config_exactly_once(manager):
+    leaves = _leaves(manager, UMBRELLA)
+    assert len(leaves) == len(set(leaves)), "a task runs twice"
+    assert not [t for t in leaves if t.endswith(("_vote", "_val", "_paper")) or "_val_" in t]
+    index = task_index()
+    assert {index[t].release for t in leaves} == set(PAPER_GROUPS.values())
+    assert all(index[t].split == "test" for t in leaves)
+    # every (benchmark, test config) once, except the families' per-group configs, which are row subsets
+    # of config `all` (lm-eval would generate those documents twice)
+    per_config: dict[tuple[str, str], list[str]] = {}
+    for t in leaves:
+        per_config.setdefault((index[t].release, index[t].config, tuple(sorted(index[t].where.items()))), []).append(t)
+    assert all(len(ts) == 1 for ts in per_config.values()), per_config
+    covered = {(r, c) for r, c, _ in per_config}
+    subsets = {(t.release, t.config) for t in index.values() if t.task.startswith("chartprobe_families_")
+               and t.config not in ("all", "resolution")}
+    assert covered == _test_configs() - subsets
+
+
+@pytest.mark.parametrize("group,release", sorted(PAPER_GROUPS.items()))
+def test_each_paper_has_a_group_of_its_own_test_tasks(manager, group, release):
+    leaves = _leaves(manager, group)
+    index = task_index()
+    assert leaves and {index[t].release for t in leaves} == {release}
+    assert set(leaves) <= set(_leaves(manager, UMBRELLA))
+    assert check_task_names(group) == {release}
+
+
+def test_paper_groups_partition_the_umbrella(manager):
+    parts = [t for g in PAPER_GROUPS for t in _leaves(manager, g)]
+    assert sorted(parts) == sorted(_leaves(manager, UMBRELLA))
+
+
+def test_opt_in_variants_keep_their_own_tags(manager):
+    for tag, suffix in (("chartprobe_vote", "_vote"), ("chartprobe_paper", "_paper")):
+        members = _leaves(manager, tag)
+        assert members and all(t.endswith(suffix) for t in members)
+    assert all("_val" in t for t in _leaves(manager, "chartprobe_val"))
+
+
+def test_no_glob_matches_a_group_together_with_its_members(manager):
+    """`--tasks 'chartprobe_*'` must not select a group and its own members (lm-eval: "Duplicate task")."""
+    groups = [UMBRELLA, *PAPER_GROUPS]
+    assert not fnmatch.filter(groups, "chartprobe_*")
+
+
+def test_every_leaf_task_has_an_alias_in_the_papers_terms(manager):
+    assert [n for n in task_index() if not manager.task_index[n].cfg.get("task_alias")] == []
+    assert [g for g in (UMBRELLA, *PAPER_GROUPS) if not manager.task_index[g].cfg.get("group_alias")] == []
