@@ -322,4 +322,4 @@ def test_suite_headline_and_summary():
     summary = suite.summarize(records)
     assert summary["n"] == 8  # the profile is over the snapshot rows; the study has its own section
     assert summary["order_study"]["follow_legend"] == 1.0
-    assert suite.headline(summary) == {"QA acc": summary["qa_acc"], "Chain acc": 0.5, "CR": None, "AF1": None}
+    assert suite.headline(summary) == {"QA acc": summary["qa_acc"], "Chain acc": 0.5, "ConsResp": None, "AF1": None}

@@ -4,6 +4,7 @@ per paper, and the opt-in variants outside both (expanded with lm-eval's own Tas
 from __future__ import annotations
 
 import fnmatch
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +96,13 @@ def test_no_glob_matches_a_group_together_with_its_members(manager):
 def test_every_leaf_task_has_an_alias_in_the_papers_terms(manager):
     assert [n for n in task_index() if not manager.task_index[n].cfg.get("task_alias")] == []
     assert [g for g in (UMBRELLA, *PAPER_GROUPS) if not manager.task_index[g].cfg.get("group_alias")] == []
+
+
+def test_the_task_folder_readme_lists_every_task_and_group(manager):
+    """lm-eval's task guide: a README in the task folder naming each group, tag and task with its citation."""
+    from chartprobe.eval_tasks.harness.runner import tasks_path
+
+    text = (Path(tasks_path()) / "README.md").read_text()
+    names = [*task_index(), UMBRELLA, *PAPER_GROUPS, "chartprobe_vote", "chartprobe_val", "chartprobe_paper"]
+    assert [n for n in names if f"`{n}`" not in text] == []
+    assert text.count("```bibtex") == len(PAPER_GROUPS)

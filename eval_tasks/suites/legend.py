@@ -89,7 +89,7 @@ class LegendSuite(Suite):
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         return {"QA acc": summary.get("qa_acc"), "Chain acc": summary.get("chain_acc"),
-                "CR": summary.get("cr"), "AF1": summary.get("af1")}
+                "ConsResp": summary.get("cr"), "AF1": summary.get("af1")}
 
     def oracle(self, row: Row) -> str | None:
         from chartprobe.dataset_builders.legend.program import answer_row
