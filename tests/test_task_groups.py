@@ -106,3 +106,55 @@ def test_the_task_folder_readme_lists_every_task_and_group(manager):
     names = [*task_index(), UMBRELLA, *PAPER_GROUPS, "chartprobe_vote", "chartprobe_val", "chartprobe_paper"]
     assert [n for n in names if f"`{n}`" not in text] == []
     assert text.count("```bibtex") == len(PAPER_GROUPS)
+
+
+def _readme_umbrella_command() -> list[str]:
+    """The README's one command that evaluates a model on all four benchmarks, as argv."""
+    import re
+    import shlex
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)
+    lines = [ln for b in blocks for ln in b.replace("\\\n", " ").splitlines()]
+    (line,) = [ln for ln in lines if ln.strip().startswith("chartprobe eval") and f"--tasks {UMBRELLA}" in ln]
+    return shlex.split(line.split("#", 1)[0])
+
+
+@pytest.mark.slow
+def test_the_readme_umbrella_command_runs_every_benchmark_once(tiny_vlm, release_root, tmp_path, manager):
+    """The README's command, with the tiny VLM in place of the Hub model and ``--limit 2``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from chartprobe.eval_tasks.rescoring import data
+
+    argv = _readme_umbrella_command()
+    assert argv[:2] == ["chartprobe", "eval"]
+    argv = [a.replace(a.split("pretrained=", 1)[1].split(",", 1)[0], str(tiny_vlm)) if "pretrained=" in a else a
+            for a in argv[2:]]
+    out = tmp_path / "eval"
+    argv = [str(out) if prev == "--output_path" else a for prev, a in zip(["", *argv], argv)]
+    cmd = [sys.executable, "-m", "chartprobe", "eval", *argv, "--limit", "2", "--device", "cpu", "--batch_size", "8",
+           "--gen_kwargs", "max_gen_toks=8"]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
+           "TOKENIZERS_PARALLELISM": "false"}
+    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    (path,) = out.rglob("results_*.json")
+    results = json.loads(path.read_text())
+    leaves = _leaves(manager, UMBRELLA)
+    assert set(leaves) <= set(results["results"])
+    assert all(results["n-samples"][t]["effective"] <= 2 for t in leaves)
+    assert not [t for t in results["results"] if t.endswith(("_vote", "_paper")) or "_val" in t]
+    # lm-eval's table reads in the papers' terms: every leaf by its alias, ChartProbe's aggregate by its group alias
+    assert [t for t in leaves if manager.task_index[t].cfg["task_alias"] not in run.stdout] == []
+    assert manager.task_index["chartprobe"].cfg["group_alias"] in run.stdout
+    scored = tmp_path / "results.json"
+    score = subprocess.run([sys.executable, "-m", "chartprobe", "score", "--samples", str(out), "--releases",
+                            str(release_root), "--out", str(scored)], env=env, capture_output=True, text=True,
+                           timeout=600, check=False)
+    assert score.returncode == 0, score.stderr[-2000:]
+    assert json.loads(scored.read_text())
