@@ -4,7 +4,8 @@
 # (torch 2.11, torchvision 0.26, transformers 5.17, accelerate 1.15, tokenizers 0.23, huggingface-hub
 # 1.33, numpy/pandas/pyarrow/matplotlib/scipy/scikit-learn/sacrebleu/pyyaml/jinja2/requests/rich/
 # xxhash/psutil). Versions are those our CPU venv is tested with; transformers 5.25 needs
-# huggingface-hub >= 2.4, which needs httpx2 (and its httpcore2/truststore).
+# huggingface-hub >= 2.4, which needs httpx2 (and its httpcore2/truststore); chartprobe's eval runner imports
+# lm-eval's API models (chat-completions), which need aiohttp and tenacity even for hf-multimodal.
 #
 #   bash benchmarks/gpu_check_wheels.sh [DEST=.whl]        (PYVER=3.11 for a local stand-in)
 #
@@ -21,8 +22,10 @@ WHEELS=(
   anyio==4.16.0 idna==3.20 h11==0.16.0
   datasets==5.2.0 fsspec==2026.9.0 dill==0.4.1 multiprocess==0.70.19
   lm_eval==0.4.13 evaluate==0.4.6 more_itertools==11.2.1
+  aiohttp==3.14.5 aiohappyeyeballs==2.7.1 aiosignal==1.4.0 attrs==26.1.0 frozenlist==1.8.0 multidict==7.2.1
+  propcache==0.5.4 yarl==1.25.1 tenacity==9.2.1
   pytablewriter==1.2.1 DataProperty==1.1.1 mbstrdecoder==1.1.5 pathvalidate==3.3.1 tabledata==1.3.5
-  tcolorpy==0.1.7 typepy==1.3.5 chardet==6.0.0.post1
+  tcolorpy==0.1.7 typepy==1.3.5 chardet==6.0.0.post1 pytz==2026.6
   trl==1.16.0 peft==0.21.2
   rapidfuzz==3.14.6 orjson==3.13.0
 )
