@@ -41,10 +41,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from chartprobe.errors import UsageError, check_output, no_new_folders
-
     from chartprobe.eval_tasks.answer_judge.options import judge_from_args, lm_eval_judge_notices
     from chartprobe.eval_tasks.rescoring.rescore import write_scored
+
+    from chartprobe.errors import UsageError, check_output, no_new_folders
 
     if args.num_proc < 1:
         raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
@@ -82,11 +82,11 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from chartprobe.errors import check_output, no_new_folders
-
     from chartprobe.eval_tasks.report.build import build_report
     from chartprobe.eval_tasks.rescoring.results import load_results
     from chartprobe.eval_tasks.validity.validate import read_validity
+
+    from chartprobe.errors import check_output, no_new_folders
 
     check_output(args.out, "--out", folder=True)
     load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
@@ -114,9 +114,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from chartprobe.errors import check_output, no_new_folders
-
     from chartprobe.eval_tasks.validity.validate import check_agents, release_dataset
+
+    from chartprobe.errors import check_output, no_new_folders
 
     for flag, path in (("--out", args.out), ("--samples-out", args.samples_out)):
         if path:
@@ -166,10 +166,10 @@ def _check_release_root(releases: str | None) -> None:
     """Refuse a ``--releases`` folder (or ``CHARTPROBE_DATA``) that is missing or holds a broken card."""
     import os
 
-    from chartprobe.errors import UsageError
-
     from chartprobe.eval_tasks.rescoring.data import ENV_VAR
     from chartprobe.eval_tasks.rescoring.predictions import read_release_card
+
+    from chartprobe.errors import UsageError
 
     root = releases or os.environ.get(ENV_VAR)
     if not root:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.rescoring import data
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 

@@ -12,12 +12,12 @@ import pytest
 from chartprobe.dataset_builders.core.programs import Program
 from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
-from chartprobe.eval_tasks.validity.agents import AGENTS
+from chartprobe.eval_tasks.harness.tasks import probes_utils
 from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
 from chartprobe.eval_tasks.rescoring.rescore import score_samples
 from chartprobe.eval_tasks.suites import SUITES, suite_for_release
 from chartprobe.eval_tasks.suites._task_index import task_index
-from chartprobe.eval_tasks.harness.tasks import probes_utils
+from chartprobe.eval_tasks.validity.agents import AGENTS
 from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples
 
 EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", "always_abstain",

@@ -13,10 +13,10 @@ import importlib
 from pathlib import Path
 
 import pytest
+from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.rescoring.doc_order import interleave
 from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
-from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.rescoring.predictions import write_samples
 from chartprobe.eval_tasks.rescoring.rescore import score_samples
 from chartprobe.eval_tasks.rescoring.results import from_columns

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.rescoring import data
 from lm_eval_run import run_lm_eval
 
 GROUP_TASKS = [f"chartprobe_families_{g}" for g in ("bars", "lines", "shares", "distributions", "timelines")]

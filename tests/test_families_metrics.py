@@ -11,8 +11,8 @@ from typing import ClassVar
 
 import pytest
 from chartprobe.eval_tasks.answer_judge.equivalence import Judge
-from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.scoring.typed import score_answer
 from datasets import load_dataset
 

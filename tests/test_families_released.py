@@ -401,9 +401,9 @@ def _close(value, expected) -> bool:
 def test_family_metrics_on_crafted_predictions_match_the_hand_computed_numbers(built, tmp_path):
     """``chartprobe score`` (suite summary and its per-benchmark breakdown) and lm-eval's aggregations
     (``families_utils``) on the same predictions give the numbers computed by hand from PLAN."""
+    from chartprobe.eval_tasks.harness.runner import tasks_path
     from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, write_samples
     from chartprobe.eval_tasks.rescoring.rescore import score_samples
-    from chartprobe.eval_tasks.harness.runner import tasks_path
 
     release, _, _ = built
     rows = load_release_rows(release)[("all", "test")]
@@ -426,8 +426,8 @@ def test_family_metrics_on_crafted_predictions_match_the_hand_computed_numbers(b
 
 
 def test_lm_eval_family_tasks_read_the_imported_release_unchanged(built, monkeypatch):
-    from chartprobe.eval_tasks.rescoring import data
     from chartprobe.eval_tasks.harness.runner import tasks_path
+    from chartprobe.eval_tasks.rescoring import data
     from lm_eval.tasks import TaskManager
 
     release, _, _ = built

@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.eval_args import check_lm_eval_args
 from chartprobe.eval_tasks.harness.runner import DEFAULT_MAX_GEN_TOKS, lm_eval_argv, tasks_path
+from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.scoring.typed import extract_answer, score_answer
 
 from chartprobe.errors import UsageError

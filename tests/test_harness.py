@@ -16,8 +16,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.runner import lm_eval_argv, tasks_path
+from chartprobe.eval_tasks.rescoring import data
 from lm_eval_run import run_lm_eval
 from serve_tiny import served_model
 from tiny_vlm import build_tiny_vlm

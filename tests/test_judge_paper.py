@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
-from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
+from chartprobe.eval_tasks.rescoring import data
+from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chat_standin import recording_server
 from lm_eval_run import OFFLINE
 

@@ -295,8 +295,8 @@ def test_chartprobe_score_reads_the_imported_rows(built, tmp_path):
 
 
 def test_lm_eval_tasks_read_the_imported_release_unchanged(built, monkeypatch):
-    from chartprobe.eval_tasks.rescoring import data
     from chartprobe.eval_tasks.harness.runner import tasks_path
+    from chartprobe.eval_tasks.rescoring import data
     from lm_eval.tasks import TaskManager
 
     release, _, _ = built

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.rescoring import data
 from lm_eval_run import run_lm_eval
 
 TASKS = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]

@@ -9,9 +9,9 @@ import json
 import re
 
 import pytest
-from chartprobe.eval_tasks.rescoring import data
-from chartprobe.eval_tasks.metrics.names import readable
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.metrics.names import readable
+from chartprobe.eval_tasks.rescoring import data
 from lm_eval_run import run_lm_eval
 
 LEGEND_TASKS = ["chartprobe_legend", "chartprobe_legend_channel", "chartprobe_legend_order",

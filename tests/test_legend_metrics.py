@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from chartprobe.eval_tasks.metrics.names import paper_key, readable
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
-from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.metrics.names import paper_key, readable
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.suites._base import AgentRun, RunSet
 from chartprobe.eval_tasks.suites._task_index import _TaskLoader, task_index

@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chartprobe.eval_tasks.answer_judge.client import Judge, JudgeError, fill_prompt, prompt_sha256
 from chartprobe.eval_tasks.answer_judge.parse import parse_verdict
 from chartprobe.eval_tasks.metrics import families as fm
+from chartprobe.eval_tasks.scoring import paper_prompts as pp
 
 from chartprobe.cli import main
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 from chartprobe.eval_tasks.harness import lm_eval_stderr as les
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.metrics import bootstrap as bs
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load
 from lm_eval_run import run_lm_eval
 
 # one task per benchmark kind: families (+ the resolution ablation), legend, judge CPA and CRJ, probes (CR)
@@ -104,7 +105,9 @@ def test_lm_eval_prints_a_stderr_for_every_aggregate_with_the_tiny_vlm(tiny_vlm,
             assert isinstance(se, float), (task, name, se)  # not lm-eval's "N/A"
             assert math.isfinite(se) or not math.isfinite(value), (task, name, value, se)
     rows = [line for line in run.stdout.splitlines() if line.startswith("|")]  # the printed table
-    assert set(TASKS) <= {line.split("|")[1].strip() for line in rows}
+    # lm-eval's table names each task by its alias (the papers' terms), e.g. "CPA: chart perception alignment"
+    aliases = {t: str(_load(TASKS_DIR / f"{t}.yaml").get("task_alias") or t) for t in TASKS}
+    assert set(aliases.values()) <= {line.split("|")[1].strip() for line in rows}
     assert not [line for line in rows if "N/A" in line]
     names = {line.split("|")[5].strip() for line in rows if len(line.split("|")) > 5}  # the Metric column
     assert {"value_extraction", "consistency_responsiveness_hm", "original_accuracy"} <= names, names

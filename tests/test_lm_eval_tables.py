@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_only, lm_eval_section, metric_label
 from chartprobe.eval_tasks.report.markdown import markdown_table
+from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_only, lm_eval_section, metric_label
 from chartprobe.training.compare import compare, format_comparison
 from chartprobe.training.profile_sources import load_profile
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.harness.lmms.cli import lmms_tasks_path
 from chartprobe.eval_tasks.harness.lmms.convert import LMMS_TASKS_DIR, STUB, differences, render_tree
 from chartprobe.eval_tasks.harness.runner import tasks_path
+from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.suites._task_index import task_index
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.metrics.names import (
     NAMES,
     PREFIXES,
@@ -14,7 +15,6 @@ from chartprobe.eval_tasks.metrics.names import (
     readable,
     readable_keys,
 )
-from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.suites._task_index import task_index
 

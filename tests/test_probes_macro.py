@@ -11,7 +11,7 @@ import pytest
 from chartprobe.dataset_builders.release.labels import as_text
 from chartprobe.eval_tasks.metrics import probes as pm
 
-TASKS = Path(pm.__file__).resolve().parents[1] / "tasks"
+TASKS = Path(pm.__file__).resolve().parents[1] / "harness" / "tasks"
 
 
 def _doc(i: int, template: str, domain: str = "bar", skill: str = "perception") -> dict:

@@ -11,9 +11,9 @@ import time
 
 import pytest
 from chartprobe.dataset_builders.release.card import read_card_metadata
+from chartprobe.eval_tasks.harness.runner import stamp_new_results
 from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.rescoring.predictions import load_release_rows, sample_files
-from chartprobe.eval_tasks.harness.runner import stamp_new_results
 from lm_eval_run import OFFLINE
 
 from chartprobe.cli import main

@@ -7,7 +7,12 @@ import json
 
 import pytest
 from chartprobe.eval_tasks.commands import add_parsers
-from chartprobe.eval_tasks.rescoring.predictions import iter_samples, load_release_rows, sample_files, write_samples
+from chartprobe.eval_tasks.rescoring.predictions import (
+    iter_samples,
+    load_release_rows,
+    sample_files,
+    write_samples,
+)
 from chartprobe.eval_tasks.rescoring.rescore import score_samples
 from chartprobe.eval_tasks.rescoring.results import from_columns, to_columns
 from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples

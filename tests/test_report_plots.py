@@ -7,9 +7,9 @@ import json
 import random
 
 import pytest
-from chartprobe.eval_tasks.suites import _plots as rp
 from chartprobe.eval_tasks.report.build import build_report
 from chartprobe.eval_tasks.rescoring.results import FORMAT, to_columns
+from chartprobe.eval_tasks.suites import _plots as rp
 from PIL import Image
 
 MODELS = ("model-a", "model-b", "model-c")

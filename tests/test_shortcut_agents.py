@@ -13,8 +13,8 @@ import json
 import pytest
 from chartprobe.dataset_builders.core.occlusion import covered_share, occlusions
 from chartprobe.dataset_builders.release.hub import build_release
-from chartprobe.eval_tasks.validity.agents import AGENTS
 from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.validity.agents import AGENTS
 from chartprobe.eval_tasks.validity.validate import validate_release
 from test_validate import _corrupt
 

@@ -7,7 +7,6 @@ import fnmatch
 from pathlib import Path
 
 import pytest
-
 from chartprobe.eval_tasks.harness.eval_args import check_task_names
 from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.suites._task_index import task_index

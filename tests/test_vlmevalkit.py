@@ -15,12 +15,17 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, iter_samples, sample_files, write_samples
+from chartprobe.eval_tasks.rescoring.predictions import (
+    PredictionsError,
+    iter_samples,
+    sample_files,
+    write_samples,
+)
 from chartprobe.eval_tasks.rescoring.rescore import score_samples
 from chartprobe.eval_tasks.rescoring.results import from_columns
+from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import VLMEVALKIT_COMMIT, decode_images
 from chartprobe.eval_tasks.suites import suite_for_task
 from chartprobe.eval_tasks.suites._task_index import task_index
-from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import VLMEVALKIT_COMMIT, decode_images
 from cli_cases import assert_one_error_line
 from PIL import Image
 

@@ -13,11 +13,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.rescoring.predictions import iter_samples
-from chartprobe.eval_tasks.harness.runner import tasks_path
-from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.scoring.voting import majority_record, responses, votes
+from chartprobe.eval_tasks.suites import suite_for_release
 
 from chartprobe.cli import main
 

@@ -56,8 +56,8 @@ def _families_query(doc: Row, response: str) -> tuple[str, str, str]:
 
 def _families_logged(line: Mapping[str, Any]) -> str | None:
     """The ``judge`` field of the record lm-eval logged under the family tasks' first metric."""
-    from chartprobe.eval_tasks.metrics.names import readable
     from chartprobe.eval_tasks.metrics import families as fm
+    from chartprobe.eval_tasks.metrics.names import readable
 
     item = line.get(readable("oa"))
     if isinstance(item, list) and len(item) == len(fm.ITEM_FIELDS):

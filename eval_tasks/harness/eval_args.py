@@ -15,10 +15,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from chartprobe.errors import UsageError
-
 from chartprobe.eval_tasks.rescoring.data import ENV_VAR, release_folder_name
 from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load, task_index
+
+from chartprobe.errors import UsageError
 
 __all__ = ["check_lm_eval_args", "check_task_names", "task_releases"]
 

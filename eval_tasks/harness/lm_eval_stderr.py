@@ -44,8 +44,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from chartprobe.eval_tasks.metrics.bootstrap import (
+    RESAMPLES,
+    from_replicates,
+    group_units,
+    interval,
+    resamples,
+)
 from chartprobe.eval_tasks.scoring.logged_once import unwrap
-from chartprobe.eval_tasks.metrics.bootstrap import RESAMPLES, from_replicates, group_units, interval, resamples
 
 __all__ = ["SPEC_ATTR", "ClusterSpec", "clustered", "install"]
 

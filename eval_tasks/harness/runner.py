@@ -121,8 +121,6 @@ def run_eval(argv: list[str]) -> int:
         return 2
     from lm_eval.__main__ import cli_evaluate
 
-    from chartprobe.eval_tasks.harness import interleaved_chat
-
     saved = sys.argv
     sys.argv = ["lm-eval", *full]
     started = time.time()
@@ -185,10 +183,14 @@ def stamp_lm_eval_results(path: str | Path) -> dict[str, Any]:
     import json
 
     from chartprobe.dataset_builders.core.atomic import atomic_write_text
-
     from chartprobe.eval_tasks.rescoring.data import resolve_release
     from chartprobe.eval_tasks.rescoring.predictions import read_json
-    from chartprobe.eval_tasks.rescoring.provenance import PROVENANCE_KEY, lm_eval_run, release_provenance, software
+    from chartprobe.eval_tasks.rescoring.provenance import (
+        PROVENANCE_KEY,
+        lm_eval_run,
+        release_provenance,
+        software,
+    )
     from chartprobe.eval_tasks.suites._task_index import task_index
 
     doc = read_json(path)

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
-
 from chartprobe.eval_tasks.report.markdown import markdown_table
 from chartprobe.eval_tasks.rescoring.results import load_results_with_provenance
 from chartprobe.eval_tasks.suites import suite_for_release
@@ -86,7 +85,9 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
             label = {t: f"{t} (partial)" for t in prof.get("partial", ())}  # scored over the rows it covers
             rows = [[label.get(t, t)] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
             parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
-    from chartprobe.eval_tasks.report.sections import sections  # families, group averages, figures (PNG + PDF/SVG links)
+    from chartprobe.eval_tasks.report.sections import (
+        sections,  # families, group averages, figures (PNG + PDF/SVG links)
+    )
     parts += sections(profiles, plots)
     return "\n".join(parts)
 

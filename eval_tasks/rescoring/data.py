@@ -97,9 +97,7 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     one config can feed one task per skill.
     """
     import datasets
-
     from chartprobe.dataset_builders.release.labels import as_text
-
     from chartprobe.eval_tasks.rescoring.doc_order import dataset_order
     from chartprobe.eval_tasks.rescoring.provenance import release_hash
 

@@ -35,8 +35,8 @@ class Rescorer:
 
     def __init__(self, releases: str | Path | None = None, allow_partial: bool = False,
                  judge: Any = None) -> None:
-        from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
         from chartprobe.eval_tasks.answer_judge.scoring_pass import JudgePass
+        from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
 
         self.gold = ReleaseGold(releases)
         self.allow_partial = allow_partial

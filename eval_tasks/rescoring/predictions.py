@@ -26,9 +26,8 @@ from typing import Any
 
 import orjson
 from chartprobe.dataset_builders.core.atomic import atomic_write_text
-
-from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
 from chartprobe.eval_tasks.rescoring.vlmevalkit_samples import VLMEVALKIT
+from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
 
 __all__ = [
     "SAMPLE_FORMATS",

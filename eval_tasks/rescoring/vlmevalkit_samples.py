@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
 from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import PREDICTION_NAME, TASK_COLUMN, field_of
+from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
 
 __all__ = ["VLMEVALKIT", "read_table", "vlmevalkit_samples"]
 

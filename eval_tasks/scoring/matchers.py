@@ -14,8 +14,6 @@ import re
 from dataclasses import dataclass
 
 from chartprobe.dataset_builders.core.tolerance import RELATIVE, Tolerance
-from rapidfuzz import fuzz
-
 from chartprobe.eval_tasks.scoring.parsing import (
     ABSTAIN_NORMALIZED,
     LEAD_IN,
@@ -31,6 +29,7 @@ from chartprobe.eval_tasks.scoring.parsing import (
     parse_number,
 )
 from chartprobe.eval_tasks.scoring.words import decision, is_hedge, same_inflected
+from rapidfuzz import fuzz
 
 __all__ = ["ABSTAIN_NORMALIZED", "MATCHERS", "Matcher", "Outcome", "is_abstention", "matcher"]
 TEXT_CORRECT_THRESHOLD = 0.5  # text: correct iff RapidFuzz ratio / 100 >= this

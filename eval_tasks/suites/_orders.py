@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from statistics import fmean
 
 from chartprobe.dataset_builders.probes.orders import is_monotone
-
 from chartprobe.eval_tasks.suites._checks import share_check
 from chartprobe.eval_tasks.suites._runs import Check
 

@@ -165,7 +165,6 @@ class ProbesSuite(Suite):
     def _order_checks(runs: RunSet) -> list[Check]:
         """Value orders exchangeable on every chart config (charts asked a trend probe aside)."""
         from chartprobe.dataset_builders.probes.templates import TEMPLATES
-
         from chartprobe.eval_tasks.suites._orders import order_checks
 
         trend = {name for name, cls in TEMPLATES.items() if cls.needs_trend}

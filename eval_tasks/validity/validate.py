@@ -16,9 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chartprobe.errors import UsageError
-
-from chartprobe.eval_tasks.validity.agents import AGENTS
 from chartprobe.eval_tasks.rescoring.doc_order import order_documents
 from chartprobe.eval_tasks.rescoring.predictions import (
     PredictionsError,
@@ -31,6 +28,9 @@ from chartprobe.eval_tasks.rescoring.predictions import (
 from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.suites._base import AgentRun, Check, RunSet
 from chartprobe.eval_tasks.suites._task_index import task_index
+from chartprobe.eval_tasks.validity.agents import AGENTS
+
+from chartprobe.errors import UsageError
 
 __all__ = ["ValidityReport", "check_agents", "read_validity", "release_dataset", "render_markdown", "run_agents",
            "validate_release"]

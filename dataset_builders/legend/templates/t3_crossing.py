@@ -7,7 +7,6 @@ import numpy as np
 from . import legend_template
 from ._base import LegendTemplate
 
-
 MAX_ASKED = 2
 """The largest crossing count asked (the rare count a chart offers first)."""
 

@@ -21,13 +21,13 @@ import math
 import operator
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
 from chartprobe.eval_tasks.answer_judge.equivalence import judge_from_env
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
-from chartprobe.eval_tasks.scoring.logged_once import share
-from chartprobe.eval_tasks.metrics.names import readable
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
+from chartprobe.eval_tasks.metrics.names import readable
+from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
+from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.voting import majority_record, responses
 
 KEYS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")

@@ -21,11 +21,11 @@ import logging
 import operator
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import IMAGE_TOKEN, image_token_for, load_release
 from chartprobe.eval_tasks.harness.judge_aggregations import aggregation, summary_for
-from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
+from chartprobe.eval_tasks.rescoring.data import IMAGE_TOKEN, image_token_for, load_release
+from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.paper_prompts import layout, render
 from chartprobe.eval_tasks.scoring.voting import responses
 

@@ -28,10 +28,10 @@ import operator
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import load_release
 from chartprobe.eval_tasks.harness.judge_aggregations import aggregation, summary_for
-from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.metrics import judge as jm
+from chartprobe.eval_tasks.rescoring.data import load_release
+from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.voting import VOTE_KS, responses
 
 PROMPT_DIR = Path(__file__).parent / "prompts"

@@ -25,13 +25,13 @@ import math
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import load_release
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
-from chartprobe.eval_tasks.scoring.logged_once import share
-from chartprobe.eval_tasks.metrics.names import readable
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
+from chartprobe.eval_tasks.metrics.names import readable
+from chartprobe.eval_tasks.rescoring.data import load_release
+from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.suites.legend import LegendSuite
 
 PROMPT_PATH = Path(__file__).parent / "prompts" / "legend.txt"

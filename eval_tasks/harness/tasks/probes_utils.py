@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function probes_utils.load_release`
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
+from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function probes_utils.load_release`
 
 
 def _macro_item(rec: dict[str, Any], doc: dict[str, Any], value: str = "accuracy") -> tuple[str, str, float, str]:

@@ -16,7 +16,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import TASK_COLUMN, doc_column, encode_images, image_paths
+from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import (
+    TASK_COLUMN,
+    doc_column,
+    encode_images,
+    image_paths,
+)
 
 __all__ = ["XLSX_MAX_CELL", "ExportError", "ExportTask", "export_tasks"]
 
@@ -51,7 +56,6 @@ class ExportTask:
     def documents(self, split: str):
         """The task's documents (a ``datasets.Dataset``), images as their encoded bytes (never decoded)."""
         import datasets
-
         from chartprobe.eval_tasks.harness.lmms.hooks import load_docs
 
         docs = load_docs(self.task, split)

@@ -121,10 +121,13 @@ def _tasks(release: Path, config: str, split: str) -> tuple[str, list[ExportTask
 def export_vlmevalkit(release: str | os.PathLike, config: str, out: str | os.PathLike, *, split: str = "test",
                       progress: bool = True) -> Exported:
     """Write the VLMEvalKit TSVs of ``release``'s ``config``/``split`` and the dataset class into ``out``."""
-    from tqdm.auto import tqdm
-
-    from chartprobe.eval_tasks.harness.vlmevalkit.dataset_class import CLASS_FILE, dataset_class_source, exported_releases
+    from chartprobe.eval_tasks.harness.vlmevalkit.dataset_class import (
+        CLASS_FILE,
+        dataset_class_source,
+        exported_releases,
+    )
     from chartprobe.eval_tasks.harness.vlmevalkit.releases import using_release
+    from tqdm.auto import tqdm
 
     release, out = Path(release), Path(out)
     dataset, tasks = _tasks(release, config, split)
