@@ -20,7 +20,7 @@ Phases, each a separate process so its peak GPU memory is its own:
 ``--smoke`` runs the same pipeline on CPU in well under two minutes: the tiny Qwen2.5-VL is built and
 generates from two images (without torchvision its ``Qwen2_5_VLProcessor`` cannot be built, so the
 eval/train pipeline then uses tests/tiny_vlm.py's tiny LLaVA). A global deadline (``--deadline``,
-450 s; 150 s with ``--smoke``) stops a phase that runs over and still prints the table.
+420 s; 150 s with ``--smoke``) stops a phase that runs over and still prints the table.
 chartprobe is imported from this checkout (the package-dir mapping of pyproject.toml, as symlinks on
 PYTHONPATH), never from an installed copy.
 """
@@ -63,7 +63,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--max-gen-toks", type=int, help="new tokens per document (default 32; smoke 8)")
     p.add_argument("--train-steps", type=int, help="LoRA optimizer steps (default 5; smoke 2)")
     p.add_argument("--num-proc", type=int, default=min(16, os.cpu_count() or 1), help="release build workers")
-    p.add_argument("--deadline", type=float, help="seconds for the whole check (default 450; smoke 150)")
+    p.add_argument("--deadline", type=float, help="seconds for the whole check (default 420; smoke 150)")
     p.add_argument("--report", help="also write gpu_check.md, gpu_check.json and the phase logs here")
     p.add_argument("--keep", action="store_true", help="keep the saved model and scratch files")
     args = p.parse_args(argv)
@@ -71,7 +71,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         if getattr(args, name):
             setattr(args, name, str(Path(getattr(args, name)).resolve()))
     for name, gpu, cpu in (("limit", 4, 1), ("batch_size", 8, 4), ("max_gen_toks", 32, 8), ("train_steps", 5, 2),
-                           ("deadline", 450.0, 150.0)):
+                           ("deadline", 420.0, 150.0)):
         if getattr(args, name) is None:
             setattr(args, name, cpu if args.smoke else gpu)
     return args

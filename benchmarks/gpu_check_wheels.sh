@@ -19,7 +19,7 @@ PYVER=${PYVER:-3.12}
 mkdir -p "$DEST"
 WHEELS=(
   transformers==5.25.0 huggingface_hub==2.4.0 httpx2==2.16.2 httpcore2==2.16.2 truststore==0.10.5
-  anyio==4.16.0 idna==3.20 h11==0.16.0
+  anyio==4.16.0 idna==3.20 h11==0.16.0 typing_extensions==4.16.0
   datasets==5.2.0 fsspec==2026.9.0 dill==0.4.1 multiprocess==0.70.19
   lm_eval==0.4.13 evaluate==0.4.6 more_itertools==11.2.1
   aiohttp==3.14.5 aiohappyeyeballs==2.7.1 aiosignal==1.4.0 attrs==26.1.0 frozenlist==1.8.0 multidict==7.2.1
