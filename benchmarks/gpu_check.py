@@ -62,6 +62,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--batch-size", type=int, help="lm-eval batch size (default 8; smoke 4)")
     p.add_argument("--max-gen-toks", type=int, help="new tokens per document (default 32; smoke 8)")
     p.add_argument("--train-steps", type=int, help="LoRA optimizer steps (default 5; smoke 2)")
+    p.add_argument("--train-data", choices=("probes", "legend"), default="probes",
+                   help="what chartprobe train fits: probes (--skills P+G) or legend (--data legend)")
     p.add_argument("--num-proc", type=int, default=min(16, os.cpu_count() or 1), help="release build workers")
     p.add_argument("--deadline", type=float, help="seconds for the whole check (default 420; smoke 150)")
     p.add_argument("--report", help="also write gpu_check.md, gpu_check.json and the phase logs here")
@@ -222,8 +224,10 @@ def finish_data(run: Runner, hub: Path, proc: subprocess.Popen | None, started: 
 
 def eval_phase(run: Runner, args, model: Path, shape: str, tasks: str, note: str) -> Row:
     out = run.work / "eval"
-    margs = f"pretrained={model},max_images=2" + ("" if args.smoke else ",dtype=bfloat16,device=cuda:0")
-    data, tail = run.phase("eval", "chartprobe", "--", "eval", "--model", "hf-multimodal", "--model_args", margs,
+    margs = f"pretrained={model},max_images=2" + ("" if args.smoke else ",dtype=bfloat16")
+    # lm-eval passes its own --device to the model beside model_args: naming it in both is a TypeError
+    device = ["--device", "cpu" if args.smoke else "cuda:0"]
+    data, tail = run.phase("eval", "chartprobe", "--", "eval", "--model", "hf-multimodal", "--model_args", margs, *device,
                            "--apply_chat_template", "--tasks", tasks, "--limit", str(args.limit),
                            "--batch_size", str(args.batch_size), "--max-gen-toks", str(args.max_gen_toks),
                            "--output_path", str(out), "--log_samples")
@@ -237,7 +241,8 @@ def eval_phase(run: Runner, args, model: Path, shape: str, tasks: str, note: str
 def train_phase(run: Runner, args, model: Path, shape: str) -> Row:
     out = run.work / "lora"
     batch, accum = (1, 1) if args.smoke else (2, 4)
-    data, tail = run.phase("train", "chartprobe", "--", "train", "--model", str(model), "--skills", "P+G",
+    what = ["--data", "legend"] if args.train_data == "legend" else ["--skills", "P+G"]  # --skills is probes-only
+    data, tail = run.phase("train", "chartprobe", "--", "train", "--model", str(model), *what,
                            "--max-steps", str(args.train_steps), "--logging-steps", "1", "--no-eval-at-end",
                            "--per-device-batch-size", str(batch), "--grad-accum", str(accum), "--out", str(out))
     if data["rc"] != 0:
