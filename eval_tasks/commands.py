@@ -26,25 +26,25 @@ __all__ = ["add_harness_parsers", "add_parsers", "cmd_report", "cmd_score", "cmd
 
 
 def cmd_tasks_path(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.harness.runner import tasks_path
+    from .harness.runner import tasks_path
 
     print(tasks_path())
     return 0
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.harness.eval_args import check_lm_eval_args
-    from chartprobe.eval_tasks.harness.runner import run_eval
+    from .harness.eval_args import check_lm_eval_args
+    from .harness.runner import run_eval
 
     check_lm_eval_args(args.lm_eval_args)  # refused in milliseconds, not after lm-eval's ~15 s start-up
     return run_eval(args.lm_eval_args)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.answer_judge.options import judge_from_args, lm_eval_judge_notices
-    from chartprobe.eval_tasks.rescoring.rescore import write_scored
-
     from chartprobe.errors import UsageError, check_output, no_new_folders
+
+    from .answer_judge.options import judge_from_args, lm_eval_judge_notices
+    from .rescoring.rescore import write_scored
 
     if args.num_proc < 1:
         raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
@@ -70,7 +70,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                                progress=not args.quiet, num_proc=args.num_proc, on_model=show, judge=judge)
     for line in lm_eval_judge_notices(typed_over_judge):
         print(line)
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from .suites._task_index import task_index
 
     index = task_index()
     for task, n in skipped.items():
@@ -82,16 +82,16 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.report.build import build_report
-    from chartprobe.eval_tasks.rescoring.results import load_results
-    from chartprobe.eval_tasks.validity.validate import read_validity
-
     from chartprobe.errors import check_output, no_new_folders
+
+    from .report.build import build_report
+    from .rescoring.results import load_results
+    from .validity.validate import read_validity
 
     check_output(args.out, "--out", folder=True)
     load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
     read_validity(args.validity or ())
-    from chartprobe.eval_tasks.report.study import read_study
+    from .report.study import read_study
 
     for path in args.study or ():
         read_study(path)
@@ -114,9 +114,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.validity.validate import check_agents, release_dataset
-
     from chartprobe.errors import check_output, no_new_folders
+
+    from .validity.validate import check_agents, release_dataset
 
     for flag, path in (("--out", args.out), ("--samples-out", args.samples_out)):
         if path:
@@ -135,8 +135,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
-    from chartprobe.eval_tasks.validity.seed_check import seed_check
-    from chartprobe.eval_tasks.validity.validate import render_markdown, validate_release, write_validity_card
+    from .validity.seed_check import seed_check
+    from .validity.validate import render_markdown, validate_release, write_validity_card
 
     reports = []
     if args.across_seeds:  # one report over all of them: do the seeds measure the same thing?
@@ -166,10 +166,10 @@ def _check_release_root(releases: str | None) -> None:
     """Refuse a ``--releases`` folder (or ``CHARTPROBE_DATA``) that is missing or holds a broken card."""
     import os
 
-    from chartprobe.eval_tasks.rescoring.data import ENV_VAR
-    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
-
     from chartprobe.errors import UsageError
+
+    from .rescoring.data import ENV_VAR
+    from .rescoring.predictions import read_release_card
 
     root = releases or os.environ.get(ENV_VAR)
     if not root:
@@ -196,8 +196,8 @@ def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
 
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
-    from chartprobe.eval_tasks.answer_judge.equivalence import JudgeError
-    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+    from .answer_judge.equivalence import JudgeError
+    from .rescoring.predictions import PredictionsError
 
     return (PredictionsError, JudgeError)
 
@@ -218,7 +218,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--num-proc", type=int, default=1, metavar="N",
                    help="score models in N worker processes (default 1); the results file is the same for any N")
     s.add_argument("--quiet", action="store_true", help="no progress bar (one step per model scored)")
-    from chartprobe.eval_tasks.answer_judge.options import add_judge_arguments
+    from .answer_judge.options import add_judge_arguments
 
     add_judge_arguments(s)
     s.set_defaults(func=cmd_score)

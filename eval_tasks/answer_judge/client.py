@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from chartprobe.eval_tasks.answer_judge.cache import CachedReply, JudgeCache, cache_key, default_cache_dir
-from chartprobe.eval_tasks.answer_judge.parse import parse_verdict
+from .cache import CachedReply, JudgeCache, cache_key, default_cache_dir
+from .parse import parse_verdict
 
 __all__ = ["DEFAULT_BASE_URL", "PAPER_JUDGE_MODEL", "PROMPT_NAME", "Judge", "JudgeDecision", "JudgeError",
            "fill_prompt", "prompt_sha256"]
@@ -47,7 +47,7 @@ class JudgeError(RuntimeError):
 
 def fill_prompt(question: str, target: str, prediction: str) -> str:
     """The released prompt filled as ``evaluate_predictions.py`` fills it: three ``str.replace`` in order."""
-    from chartprobe.eval_tasks.scoring.paper_prompts import released_prompt
+    from ..scoring.paper_prompts import released_prompt
 
     return (released_prompt(PROMPT_NAME).replace("[QUESTION]", question)
             .replace("[ANSWER1]", target).replace("[ANSWER2]", prediction))
@@ -55,7 +55,7 @@ def fill_prompt(question: str, target: str, prediction: str) -> str:
 
 def prompt_sha256() -> str:
     """sha256 of the released prompt template (what results record as ``prompt_sha256``)."""
-    from chartprobe.eval_tasks.scoring.paper_prompts import RELEASED, released_prompt
+    from ..scoring.paper_prompts import RELEASED, released_prompt
 
     released_prompt(PROMPT_NAME)  # refuses a changed file
     return RELEASED[PROMPT_NAME][0]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import os
 
-from chartprobe.eval_tasks.answer_judge.client import Judge, JudgeDecision, JudgeError
+from .client import Judge, JudgeDecision, JudgeError
 
 __all__ = ["ENV_API_KEY", "ENV_BASE_URL", "ENV_MODEL", "Judge", "JudgeDecision", "JudgeError", "judge_from_env"]
 
@@ -42,6 +42,6 @@ def judge_from_env() -> Judge | None:
     base_url, model = os.environ.get(ENV_BASE_URL), os.environ.get(ENV_MODEL)
     if not (base_url and model):
         return None
-    from chartprobe.eval_tasks.answer_judge.cache import CACHE_ENV
+    from .cache import CACHE_ENV
 
     return _judge(base_url, model, os.environ.get(ENV_API_KEY, ""), os.environ.get(CACHE_ENV) or None)

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from chartprobe.eval_tasks.answer_judge.client import DEFAULT_BASE_URL, PAPER_JUDGE_MODEL, Judge
+from .client import DEFAULT_BASE_URL, PAPER_JUDGE_MODEL, Judge
 
 __all__ = ["add_judge_arguments", "judge_from_args", "lm_eval_judge_notices"]
 

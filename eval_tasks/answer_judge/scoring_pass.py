@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.answer_judge.client import Judge, prompt_sha256
-from chartprobe.eval_tasks.scoring.voting import majority_record
+from ..scoring.voting import majority_record
+from .client import Judge, prompt_sha256
 
 __all__ = ["JUDGED", "TYPED", "JudgePass", "JudgedSuite", "lm_eval_judge"]
 
@@ -48,16 +48,16 @@ class JudgedSuite:
 
 
 def _families_query(doc: Row, response: str) -> tuple[str, str, str]:
-    from chartprobe.eval_tasks.metrics import families as fm
-    from chartprobe.eval_tasks.scoring.typed import score_doc
+    from ..metrics import families as fm
+    from ..scoring.typed import score_doc
 
     return fm.judge_query(doc, score_doc(doc, response).extracted)
 
 
 def _families_logged(line: Mapping[str, Any]) -> str | None:
     """The ``judge`` field of the record lm-eval logged under the family tasks' first metric."""
-    from chartprobe.eval_tasks.metrics import families as fm
-    from chartprobe.eval_tasks.metrics.names import readable
+    from ..metrics import families as fm
+    from ..metrics.names import readable
 
     item = line.get(readable("oa"))
     if isinstance(item, list) and len(item) == len(fm.ITEM_FIELDS):

@@ -15,10 +15,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from chartprobe.eval_tasks.rescoring.data import ENV_VAR, release_folder_name
-from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load, task_index
-
 from chartprobe.errors import UsageError
+
+from ..rescoring.data import ENV_VAR, release_folder_name
+from ..suites._task_index import TASKS_DIR, _load, task_index
 
 __all__ = ["check_lm_eval_args", "check_task_names", "task_releases"]
 
@@ -159,7 +159,7 @@ def check_lm_eval_args(argv: Sequence[str]) -> None:
 
 def _check_budget(argv: Sequence[str]) -> None:
     """chartprobe's ``--max-gen-toks N`` (it becomes ``--gen_kwargs max_gen_toks=N``): a positive integer, once."""
-    from chartprobe.eval_tasks.harness.runner import max_gen_toks_argv
+    from .runner import max_gen_toks_argv
 
     try:
         max_gen_toks_argv(list(argv))

@@ -15,9 +15,9 @@ __all__ = ["add_parsers", "cmd_export_vlmevalkit", "known_errors"]
 
 
 def cmd_export_vlmevalkit(args: argparse.Namespace) -> int:
-    from chartprobe.eval_tasks.harness.vlmevalkit.export import export_vlmevalkit
-
     from chartprobe.errors import check_output, no_new_folders
+
+    from .vlmevalkit.export import export_vlmevalkit
 
     check_output(args.out, "--out", folder=True)
     with no_new_folders(args.out):  # a failed export leaves no folder it created (and no file)
@@ -34,8 +34,8 @@ def cmd_export_vlmevalkit(args: argparse.Namespace) -> int:
 
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of ``export`` that mean bad input (one error line, exit 2), not a bug."""
-    from chartprobe.eval_tasks.harness.vlmevalkit.export import ExportError
-    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+    from ..rescoring.predictions import PredictionsError
+    from .vlmevalkit.export import ExportError
 
     return (ExportError, PredictionsError)
 

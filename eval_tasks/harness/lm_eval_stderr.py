@@ -44,14 +44,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from chartprobe.eval_tasks.metrics.bootstrap import (
+from ..metrics.bootstrap import (
     RESAMPLES,
     from_replicates,
     group_units,
     interval,
     resamples,
 )
-from chartprobe.eval_tasks.scoring.logged_once import unwrap
+from ..scoring.logged_once import unwrap
 
 __all__ = ["SPEC_ATTR", "ClusterSpec", "clustered", "install"]
 

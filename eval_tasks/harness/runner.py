@@ -157,7 +157,7 @@ def stamp_new_results(argv: list[str], since: float) -> list[Path]:
     metadata cannot carry it: the content hash is known only once the data is resolved. A file
     that cannot be stamped is reported on stderr; the evaluation itself succeeded.
     """
-    from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+    from ..rescoring.predictions import PredictionsError
 
     out = _output_path(argv)
     if out is None:
@@ -183,15 +183,16 @@ def stamp_lm_eval_results(path: str | Path) -> dict[str, Any]:
     import json
 
     from chartprobe.dataset_builders.core.atomic import atomic_write_text
-    from chartprobe.eval_tasks.rescoring.data import resolve_release
-    from chartprobe.eval_tasks.rescoring.predictions import read_json
-    from chartprobe.eval_tasks.rescoring.provenance import (
+
+    from ..rescoring.data import resolve_release
+    from ..rescoring.predictions import read_json
+    from ..rescoring.provenance import (
         PROVENANCE_KEY,
         lm_eval_run,
         release_provenance,
         software,
     )
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ..suites._task_index import task_index
 
     doc = read_json(path)
     index = task_index()

@@ -64,7 +64,7 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     record then says which judge and what it answered (``judge_verdict``: yes, no, unparsable
     -- counted wrong -- or empty, when nothing was extracted to ask about).
     """
-    from chartprobe.eval_tasks.scoring.typed import score_doc
+    from ..scoring.typed import score_doc
 
     s = score_doc(doc, prediction)
     correct, judge_id, verdict = s.correct, "typed", None
@@ -97,7 +97,7 @@ def from_items(items: Iterable[tuple]) -> list[dict[str, Any]]:
     Items may be :class:`~chartprobe.eval_tasks.scoring.logged_once.LoggedOnce` references (every metric of a
     family task but the first holds one): they stand for the item they name.
     """
-    from chartprobe.eval_tasks.scoring.logged_once import unwrap
+    from ..scoring.logged_once import unwrap
 
     return [{k: v for k, v in zip(ITEM_FIELDS, item) if v is not None or k not in _OPTIONAL_ITEM_FIELDS}
             for item in unwrap(items)]

@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from chartprobe.eval_tasks.scoring.typed import extract_answer, normalize
+from ..scoring.typed import extract_answer, normalize
 
 __all__ = [
     "CPA_OUTCOMES", "cpa_group_accuracy", "cpa_outcomes", "cpa_record", "cpa_summary", "crj_confusion",

@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from chartprobe.eval_tasks.metrics.judge import majority
+from .judge import majority
 
 __all__ = ["crj_paper_confusion", "crj_paper_metrics", "parse_choice_released", "parse_verdict_released"]
 

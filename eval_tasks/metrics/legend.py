@@ -83,7 +83,7 @@ STAGES = {"guide_read": "guide_read", "bind": "bind", "ve": "value_extraction", 
 
 def score_record(doc: Record, prediction: str) -> dict[str, Any]:
     """Score one prediction on a legend row with the typed scorer; keep the metric columns."""
-    from chartprobe.eval_tasks.scoring.typed import score_doc
+    from ..scoring.typed import score_doc
 
     s = score_doc(doc, prediction)
     return {**{f: doc.get(f) for f in RECORD_FIELDS}, "prediction": prediction, "correct": s.correct,

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.metrics import legend as lm
+from . import legend as lm
 
 __all__ = [
     "LOWER_IS_BETTER",
@@ -75,7 +75,7 @@ def _aligned(record: Record) -> bool:
 
 def follows_legend(record: Record) -> bool:
     """Whether the prediction, parsed as an integer, is the target's legend-entry position."""
-    from chartprobe.eval_tasks.scoring.typed import score_answer
+    from ..scoring.typed import score_answer
 
     return score_answer(str(record.get("prediction") or ""), str(_int(record.get("target_legend_index"))),
                         "integer").correct

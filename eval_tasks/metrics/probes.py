@@ -37,7 +37,7 @@ from math import fsum
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.scoring.typed import score_answer, score_doc
+from ..scoring.typed import score_answer, score_doc
 
 __all__ = [
     "chart_trace",
@@ -70,7 +70,7 @@ def paper_accuracy(answer_type: str, score: float, correct: bool) -> float:
 
 def list_f1(prediction: str, gold: str) -> float:
     """Set F1 of a list prediction against the gold list (order-free, aliases applied)."""
-    from chartprobe.eval_tasks.scoring.parsing import list_items
+    from ..scoring.parsing import list_items
 
     g = set(list_items(gold))
     p = set(list_items(prediction, keep=frozenset(g)))
@@ -87,7 +87,7 @@ def score_record(doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
            "accuracy": item_accuracy(doc["answer_type"], s.score, s.correct),
            "paper_accuracy": paper_accuracy(doc["answer_type"], s.score, s.correct)}
     if doc["answer_type"] == "list":
-        from chartprobe.eval_tasks.scoring.typed import extract_answer
+        from ..scoring.typed import extract_answer
 
         rec["list_f1"] = list_f1(extract_answer(prediction), str(doc["answer"]))
     if doc.get("held_out"):

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
-from chartprobe.eval_tasks.report.markdown import markdown_table
-from chartprobe.eval_tasks.rescoring.results import load_results_with_provenance
-from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.suites._base import Check
-from chartprobe.eval_tasks.suites._task_index import task_index
-from chartprobe.eval_tasks.validity.validate import ValidityReport, render_markdown
+
+from ..rescoring.results import load_results_with_provenance
+from ..suites import suite_for_release
+from ..suites._base import Check
+from ..suites._task_index import task_index
+from ..validity.validate import ValidityReport, render_markdown
+from .markdown import markdown_table
 
 __all__ = ["build_report", "markdown_table"]
 
@@ -54,7 +55,7 @@ def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
-    from chartprobe.eval_tasks.suites import _plots as rp
+    from ..suites import _plots as rp
 
     suites = sorted({s for per in profiles.values() for s in per})
     paths = []
@@ -85,7 +86,7 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
             label = {t: f"{t} (partial)" for t in prof.get("partial", ())}  # scored over the rows it covers
             rows = [[label.get(t, t)] + [m.get(k) for k in metrics] for t, m in prof["tasks"].items()]
             parts += [f"### {name}", "", markdown_table(["task", *metrics], rows), ""]
-    from chartprobe.eval_tasks.report.sections import (
+    from .sections import (
         sections,  # families, group averages, figures (PNG + PDF/SVG links)
     )
     parts += sections(profiles, plots)
@@ -94,7 +95,7 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
 
 def _scorer_label(scorer: Any) -> str:
     """The comparison table's ``scorer`` cell: one scorer, or every scorer of a mixed model."""
-    from chartprobe.eval_tasks.rescoring.scorers import describe
+    from ..rescoring.scorers import describe
 
     return "; ".join(map(describe, scorer)) if isinstance(scorer, list) else describe(scorer)
 
@@ -102,7 +103,7 @@ def _scorer_label(scorer: Any) -> str:
 def _attach_scorers(profiles: dict[str, dict[str, Any]], prov: Mapping[str, Mapping[str, Any]],
                     comparison: dict[str, Any] | None) -> None:
     """Each profile's ``scorer`` (a list when merged files disagree) and each compared suite's scorers."""
-    from chartprobe.eval_tasks.rescoring.scorers import describe, scorer_identity
+    from ..rescoring.scorers import describe, scorer_identity
 
     for model, per in profiles.items():
         for name, prof in per.items():
@@ -137,10 +138,10 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
     the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
     """
-    from chartprobe.eval_tasks.report.compare import compare_markdown, compare_models
-    from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_section
-    from chartprobe.eval_tasks.rescoring.provenance import check_same_releases, provenance_markdown
-    from chartprobe.eval_tasks.rescoring.scorers import check_same_scorers, scorer_markdown
+    from ..rescoring.lm_eval_tables import lm_eval_section
+    from ..rescoring.provenance import check_same_releases, provenance_markdown
+    from ..rescoring.scorers import check_same_scorers, scorer_markdown
+    from .compare import compare_markdown, compare_models
 
     out = Path(out)
     merged, prov = load_results_with_provenance(results)
@@ -149,7 +150,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     comparison = compare_models(merged, *compare) if compare else None
     profiles = _profiles(merged)
     _attach_scorers(profiles, prov, comparison)
-    from chartprobe.eval_tasks.report.study import format_study, read_study
+    from .study import format_study, read_study
 
     study_docs = [read_study(p) for p in studies]
     val_docs: list[dict] = []

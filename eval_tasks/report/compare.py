@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+from ..rescoring.predictions import PredictionsError
 
 __all__ = ["ALPHA", "COMPARE_RESAMPLES", "MetricDiff", "compare_models", "headline_of"]
 
@@ -44,7 +44,7 @@ Record = Mapping[str, Any]
 
 def _families_headline(suite: Any, records: Sequence[Record]) -> dict[str, float | None]:
     """FamiliesSuite.headline(summarize(...)) without the summary's own 9,999-resample sign-flip test."""
-    from chartprobe.eval_tasks.metrics import families as fm
+    from ..metrics import families as fm
 
     members = [r for r in records if not r.get("resolution")]  # as FamiliesSuite.summarize
     oa, ra, va = (fm.accuracy(members, role) for role in ("original", "reconstruction", "variant"))
@@ -55,7 +55,7 @@ def _families_headline(suite: Any, records: Sequence[Record]) -> dict[str, float
 
 def _legend_headline(suite: Any, records: Sequence[Record]) -> dict[str, float | None]:
     """LegendSuite.headline(summarize(...)) from the profile alone (the studies are not headline numbers)."""
-    from chartprobe.eval_tasks.metrics import legend as lm
+    from ..metrics import legend as lm
 
     snapshot = [r for r in records if not r.get("study_factor")]  # as legend_studies.summary
     return suite.headline(lm.profile(snapshot or records))
@@ -191,7 +191,7 @@ def compare_models(merged: Mapping[str, Mapping[str, Sequence[Record]]], a: str,
     ``merged`` is model -> suite -> scored records (:func:`~chartprobe.eval_tasks.rescoring.results.load_results`).
     A model that is not there, or two models without a suite in common, is a PredictionsError.
     """
-    from chartprobe.eval_tasks.suites import suite_for_release
+    from ..suites import suite_for_release
 
     for name in (a, b):
         if name not in merged:

@@ -15,8 +15,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.report.markdown import markdown_table
-from chartprobe.eval_tasks.suites._plots import FORMATS
+from ..suites._plots import FORMATS
+from .markdown import markdown_table
 
 __all__ = ["GROUPS", "families_section", "figures_section", "group_averages", "sections"]
 
@@ -70,7 +70,7 @@ def families_section(profiles: Profiles) -> list[str]:
 
 
 def _family_task_groups(fams: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ..suites._task_index import task_index
 
     index = task_index()
     keys = ("oa", "va", "cva", "rvc", "cu", "nu", "sp")

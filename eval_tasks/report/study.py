@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+from ..rescoring.predictions import PredictionsError
 
 __all__ = ["LABELS", "SETTINGS", "STUDY_FORMAT", "format_study", "read_study"]
 

@@ -98,8 +98,9 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     """
     import datasets
     from chartprobe.dataset_builders.release.labels import as_text
-    from chartprobe.eval_tasks.rescoring.doc_order import dataset_order
-    from chartprobe.eval_tasks.rescoring.provenance import release_hash
+
+    from .doc_order import dataset_order
+    from .provenance import release_hash
 
     source = resolve_release(chartprobe_release)
     dd = datasets.load_dataset(name=chartprobe_config, **source)

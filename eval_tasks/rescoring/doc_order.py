@@ -68,7 +68,7 @@ def dataset_order(ds: Any, release: str) -> list[int]:
     Keys are computed from the plain columns only, batch by batch: no image is decoded.
     A release without a suite keeps its order.
     """
-    from chartprobe.eval_tasks.suites import SUITES
+    from ..suites import SUITES
 
     if release not in SUITES.names():
         return list(range(len(ds)))

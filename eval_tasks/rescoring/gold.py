@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import ENV_VAR, release_folder_name, resolve_release
-from chartprobe.eval_tasks.rescoring.doc_order import order_documents
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, load_release_rows, read_release_card
-from chartprobe.eval_tasks.rescoring.provenance import release_provenance
-from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.suites._task_index import TaskData
+from ..suites import suite_for_release
+from ..suites._task_index import TaskData
+from .data import ENV_VAR, release_folder_name, resolve_release
+from .doc_order import order_documents
+from .predictions import PredictionsError, load_release_rows, read_release_card
+from .provenance import release_provenance
 
 __all__ = ["ReleaseGold"]
 

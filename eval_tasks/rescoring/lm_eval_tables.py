@@ -29,7 +29,7 @@ def metric_label(key: str) -> str | None:
 def lm_eval_only(results_doc: Mapping[str, Any]) -> dict[str, dict[str, float]]:
     """Task -> {metric: value} of lm-eval's table, for every task of the run that no chartprobe
     suite rescores (a foreign task or a ``*_paper`` task); finite numbers only."""
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ..suites._task_index import task_index
 
     index = task_index()
     out: dict[str, dict[str, float]] = {}

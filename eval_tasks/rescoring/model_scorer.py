@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import _SAMPLES_NAME, PredictionsError, iter_samples
-from chartprobe.eval_tasks.rescoring.results import summarize_records, to_columns
-from chartprobe.eval_tasks.suites import suite_for_task
-from chartprobe.eval_tasks.suites._task_index import task_index
+from ..suites import suite_for_task
+from ..suites._task_index import task_index
+from .predictions import _SAMPLES_NAME, PredictionsError, iter_samples
+from .results import summarize_records, to_columns
 
 __all__ = ["Rescorer", "ScoreMemo", "results_tail"]
 
@@ -35,8 +35,8 @@ class Rescorer:
 
     def __init__(self, releases: str | Path | None = None, allow_partial: bool = False,
                  judge: Any = None) -> None:
-        from chartprobe.eval_tasks.answer_judge.scoring_pass import JudgePass
-        from chartprobe.eval_tasks.rescoring.gold import ReleaseGold
+        from ..answer_judge.scoring_pass import JudgePass
+        from .gold import ReleaseGold
 
         self.gold = ReleaseGold(releases)
         self.allow_partial = allow_partial
@@ -56,8 +56,8 @@ class Rescorer:
     def model(self, name: str, files: Iterable[Path]) -> dict[str, Any]:
         """One model's results entry: sources, lm-eval runs, per-task metrics, suite summaries, the
         scorer of each suite's numbers, records."""
-        from chartprobe.eval_tasks.answer_judge.scoring_pass import JudgePass, lm_eval_judge
-        from chartprobe.eval_tasks.rescoring.provenance import read_lm_eval_run
+        from ..answer_judge.scoring_pass import JudgePass, lm_eval_judge
+        from .provenance import read_lm_eval_run
 
         self._pass = judged = JudgePass(self.judge)
         lm_eval_scorers: dict[str, str] = {}  # task -> the judge its lm-eval run scored with
@@ -150,9 +150,9 @@ class Rescorer:
 
 def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:
     """lm-eval's table for the run's tasks chartprobe does not rescore (:mod:`.lm_eval_tables`)."""
-    from chartprobe.eval_tasks.rescoring.lm_eval_tables import lm_eval_only
-    from chartprobe.eval_tasks.rescoring.predictions import read_json
-    from chartprobe.eval_tasks.rescoring.provenance import lm_eval_results_for
+    from .lm_eval_tables import lm_eval_only
+    from .predictions import read_json
+    from .provenance import lm_eval_results_for
 
     path = lm_eval_results_for(samples)
     try:
@@ -165,7 +165,7 @@ def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:
 def results_tail(files: list[Path], read: int, skipped: Mapping[str, int],
                  releases: Mapping[str, Any]) -> dict[str, Any]:
     """The results document's closing fields: skipped tasks, the releases scored, who scored."""
-    from chartprobe.eval_tasks.rescoring.provenance import software
+    from .provenance import software
 
     if not read:  # empty files would otherwise give a results file without a single model
         raise PredictionsError(f"no samples in {', '.join(map(str, files))}")

@@ -26,8 +26,9 @@ from typing import Any
 
 import orjson
 from chartprobe.dataset_builders.core.atomic import atomic_write_text
-from chartprobe.eval_tasks.rescoring.vlmevalkit_samples import VLMEVALKIT
-from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
+
+from ..scoring.sample_types import PredictionsError, Sample, SampleFormat
+from .vlmevalkit_samples import VLMEVALKIT
 
 __all__ = [
     "SAMPLE_FORMATS",

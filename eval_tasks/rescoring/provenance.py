@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+from .predictions import PredictionsError
 
 __all__ = ["PROVENANCE_HEADER", "PROVENANCE_KEY", "ReleaseProvenance", "check_same_releases", "lm_eval_results_for", "lm_eval_run",
            "provenance_markdown", "provenance_rows", "read_lm_eval_run", "release_hash",
@@ -151,7 +151,7 @@ def lm_eval_results_for(samples: str | Path) -> Path | None:
 
 def read_lm_eval_run(samples: str | Path) -> dict[str, Any] | None:
     """The run fields (:func:`lm_eval_run`) of the results file next to ``samples``, if there is one."""
-    from chartprobe.eval_tasks.rescoring.predictions import read_json
+    from .predictions import read_json
 
     path = lm_eval_results_for(samples)
     if path is None:

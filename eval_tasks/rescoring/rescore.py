@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.model_scorer import Rescorer, ScoreMemo, results_tail
-from chartprobe.eval_tasks.rescoring.predictions import sample_files, sample_model
-from chartprobe.eval_tasks.rescoring.results import FORMAT
-from chartprobe.eval_tasks.rescoring.workers import scored_models
+from .model_scorer import Rescorer, ScoreMemo, results_tail
+from .predictions import sample_files, sample_model
+from .results import FORMAT
+from .workers import scored_models
 
 __all__ = ["Rescorer", "ScoreMemo", "score_samples", "write_scored"]
 

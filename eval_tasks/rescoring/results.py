@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, read_json
-from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.suites._task_index import task_index
+from ..suites import suite_for_release
+from ..suites._task_index import task_index
+from .predictions import PredictionsError, read_json
 
 __all__ = ["FORMAT", "from_columns", "load_results", "load_results_with_provenance", "summarize_records",
            "to_columns"]
@@ -69,7 +69,7 @@ _RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, floa
 
 def _read_results(path: str | Path) -> dict[str, Any]:
     """One results file, its structure checked (a PredictionsError names the file and the part)."""
-    from chartprobe.eval_tasks.suites import SUITES
+    from ..suites import SUITES
 
     doc = read_json(path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -113,8 +113,8 @@ def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str,
     records of that suite were scored on (two when merged files disagree), the lm-eval runs, the
     scoring software versions and the scorers (typed or an LLM judge, :mod:`.scorers`) per suite.
     """
-    from chartprobe.eval_tasks.rescoring.provenance import ReleaseProvenance
-    from chartprobe.eval_tasks.rescoring.scorers import scorer_identity, scorers_of_entry
+    from .provenance import ReleaseProvenance
+    from .scorers import scorer_identity, scorers_of_entry
 
     merged: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     prov: dict[str, dict[str, Any]] = {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
+from .predictions import PredictionsError
 
 __all__ = ["SCORER_HEADER", "check_same_scorers", "describe", "scorer_identity", "scorer_markdown", "scorer_rows",
            "scorers_of_entry"]

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import PREDICTION_NAME, TASK_COLUMN, field_of
-from chartprobe.eval_tasks.scoring.sample_types import PredictionsError, Sample, SampleFormat
+from ..scoring.sample_types import PredictionsError, Sample, SampleFormat
+from .vlmevalkit_layout import PREDICTION_NAME, TASK_COLUMN, field_of
 
 __all__ = ["VLMEVALKIT", "read_table", "vlmevalkit_samples"]
 
@@ -69,7 +69,7 @@ def _picked(name: str) -> bool:
     """A folder scan takes the predictions of chartprobe tasks only: a VLMEvalKit folder also holds its
     other files (pkl, csv, json) and other datasets' tables, whose names a model named ``x_chartprobe_y``
     would make look like ours."""
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ..suites._task_index import task_index
 
     m = PREDICTION_NAME.match(name)
     return m is not None and m["task"] in task_index()

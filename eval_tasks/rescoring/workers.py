@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.model_scorer import Rescorer
+from .model_scorer import Rescorer
 
 __all__ = ["Scored", "scored_models"]
 

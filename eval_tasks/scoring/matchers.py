@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 
 from chartprobe.dataset_builders.core.tolerance import RELATIVE, Tolerance
-from chartprobe.eval_tasks.scoring.parsing import (
+from rapidfuzz import fuzz
+
+from .parsing import (
     ABSTAIN_NORMALIZED,
     LEAD_IN,
     YEAR_RE,
@@ -28,8 +30,7 @@ from chartprobe.eval_tasks.scoring.parsing import (
     parse_bbox,
     parse_number,
 )
-from chartprobe.eval_tasks.scoring.words import decision, is_hedge, same_inflected
-from rapidfuzz import fuzz
+from .words import decision, is_hedge, same_inflected
 
 __all__ = ["ABSTAIN_NORMALIZED", "MATCHERS", "Matcher", "Outcome", "is_abstention", "matcher"]
 TEXT_CORRECT_THRESHOLD = 0.5  # text: correct iff RapidFuzz ratio / 100 >= this

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from chartprobe.eval_tasks.scoring.words import MONTH_ALIASES, is_hedge, last_number_words
+from .words import MONTH_ALIASES, is_hedge, last_number_words
 
 Aliases = Mapping[str, Sequence[str]] | None
 ABSTAIN_NORMALIZED = "i don't know"

@@ -52,8 +52,9 @@ from dataclasses import dataclass
 
 from chartprobe.dataset_builders.core.answer_types import ANSWER_TYPES, SCORING_RULES
 from chartprobe.dataset_builders.core.tolerance import Tolerance
-from chartprobe.eval_tasks.scoring.matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
-from chartprobe.eval_tasks.scoring.parsing import last_match
+
+from .matchers import ABSTAIN_NORMALIZED, MATCHERS, Outcome, is_abstention
+from .parsing import last_match
 
 __all__ = [
     "ABSTAIN_ANSWER", "ABSTAIN_NORMALIZED", "ANSWER_TYPES", "Score", "extract_answer", "is_abstention",

@@ -23,7 +23,7 @@ def suite_for_release(release: str):
 def suite_for_task(task: str):
     """The suite instance that scores lm-eval task ``task`` (None for a task we do not know, and for a
     ``*_paper`` task: lm-eval's table is its score, under the released rules)."""
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ._task_index import task_index
 
     data = task_index().get(task)
     if data is None or not data.rescored or data.release not in SUITES:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from chartprobe.eval_tasks.suites._plots import Data, _figure, _fit, _number, _save, _shrink, _style, _text_in
+from ._plots import Data, _figure, _fit, _number, _save, _shrink, _style, _text_in
 
 __all__ = ["percent_bars", "stacked_shares"]
 

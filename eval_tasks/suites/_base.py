@@ -15,9 +15,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, ClassVar
 
-from chartprobe.eval_tasks.scoring.typed import is_abstention
-from chartprobe.eval_tasks.scoring.voting import majority_record
-from chartprobe.eval_tasks.suites._runs import AgentRun, Check, Row, RunSet
+from ..scoring.typed import is_abstention
+from ..scoring.voting import majority_record
+from ._runs import AgentRun, Check, Row, RunSet
 
 __all__ = ["AgentRun", "Check", "RunSet", "Suite"]
 
@@ -68,7 +68,7 @@ class Suite(abc.ABC):
     def task_table(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         """:meth:`task_metrics` under the names lm-eval's table prints (``value_extraction`` for
         ``ve``: :func:`chartprobe.eval_tasks.metrics.names.readable`), so the two tables read alike."""
-        from chartprobe.eval_tasks.metrics.names import readable_keys
+        from ..metrics.names import readable_keys
 
         return readable_keys(self.task_metrics(task, records))
 
@@ -163,7 +163,7 @@ class Suite(abc.ABC):
     def checks(self, runs: RunSet) -> list[Check]:
         """Validity checks with thresholds: the shared ones (:mod:`chartprobe.eval_tasks.suites._checks`)
         and the shortcut agents' gaps over chance (:mod:`chartprobe.eval_tasks.suites._shortcuts`)."""
-        from chartprobe.eval_tasks.suites import _checks, _shortcuts
+        from . import _checks, _shortcuts
 
         return _checks.common_checks(self, runs) + _shortcuts.shortcut_checks(self, runs)
 

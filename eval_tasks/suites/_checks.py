@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from statistics import NormalDist, fmean
 from typing import Any
 
-from chartprobe.eval_tasks.suites._runs import Check, RunSet
-from chartprobe.eval_tasks.suites._verdict import info, verdict
+from ._runs import Check, RunSet
+from ._verdict import info, verdict
 
 __all__ = ["common_checks", "majority_answers", "majority_baseline", "mean_accuracy", "status", "wilson_lower"]
 

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from statistics import fmean
 
 from chartprobe.dataset_builders.probes.orders import is_monotone
-from chartprobe.eval_tasks.suites._checks import share_check
-from chartprobe.eval_tasks.suites._runs import Check
+
+from ._checks import share_check
+from ._runs import Check
 
 __all__ = ["EXTREME_FACTOR", "MONOTONE_FACTOR", "order_checks"]
 

@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from statistics import NormalDist, fmean
 from typing import Any
 
-from chartprobe.eval_tasks.suites._checks import _gap_bound, majority_baseline
-from chartprobe.eval_tasks.suites._runs import Check, RunSet
-from chartprobe.eval_tasks.suites._verdict import verdict
+from ._checks import _gap_bound, majority_baseline
+from ._runs import Check, RunSet
+from ._verdict import verdict
 
 __all__ = ["SHORTCUT_AGENTS", "SHORTCUT_MARGIN", "chance_levels", "shortcut_checks"]
 

@@ -10,7 +10,8 @@ and the table shows the tested number beside the value.
 from __future__ import annotations
 
 from chartprobe.dataset_builders.core.registry import Registry
-from chartprobe.eval_tasks.suites._runs import Check
+
+from ._runs import Check
 
 __all__ = ["EPS", "OPS", "decide", "info", "verdict"]
 

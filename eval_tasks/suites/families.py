@@ -25,9 +25,9 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.metrics import families as fm
-from chartprobe.eval_tasks.suites import suite
-from chartprobe.eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import families as fm
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -135,9 +135,9 @@ class FamiliesSuite(Suite):
 
     def _stale_checks(self, runs: RunSet) -> list[Check]:
         """The stale agent's CVA against chance on the same variants (``_shortcuts``' rule)."""
-        from chartprobe.eval_tasks.suites._checks import _gap_bound
-        from chartprobe.eval_tasks.suites._shortcuts import SHORTCUT_MARGIN, _chance, chance_levels
-        from chartprobe.eval_tasks.suites._verdict import verdict
+        from ._checks import _gap_bound
+        from ._shortcuts import SHORTCUT_MARGIN, _chance, chance_levels
+        from ._verdict import verdict
 
         out = []
         for run in runs.by_agent("stale"):
@@ -164,7 +164,7 @@ class FamiliesSuite(Suite):
     @staticmethod
     def _binary_checks(runs: RunSet) -> list[Check]:
         """Per two-answer source, stale and anti-stale accuracy on its variants <= 0.65 (Wilson)."""
-        from chartprobe.eval_tasks.suites._checks import share_check
+        from ._checks import share_check
 
         answers: dict[tuple[str, str], set[str]] = {}  # every variant gold, answered or not
         for (config, _), rows in runs.rows.items():
@@ -186,8 +186,8 @@ class FamiliesSuite(Suite):
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """Accuracies (0-1 heatmap), update outcomes (shares), RVC (%) and per-type OA/VA/CVA."""
-        from chartprobe.eval_tasks.suites import _bars as rb
-        from chartprobe.eval_tasks.suites import _plots as rp
+        from . import _bars as rb
+        from . import _plots as rp
 
         accs = {m: {k: p.get(k) for k in ("OA", "RA", "VA", "CVA", "CVA_R")} for m, p in profiles.items()}
         outcomes = {m: {f"{k} ({name})": p.get(k) for k, name in (("CU", "correct"), ("NU", "noisy"), ("SP", "stale"))}

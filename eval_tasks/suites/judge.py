@@ -17,11 +17,11 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.metrics import judge as jm
-from chartprobe.eval_tasks.scoring.voting import VOTE_KS, votes
-from chartprobe.eval_tasks.suites import suite
-from chartprobe.eval_tasks.suites._base import Check, RunSet, Suite
-from chartprobe.eval_tasks.suites._verdict import verdict
+from ..metrics import judge as jm
+from ..scoring.voting import VOTE_KS, votes
+from . import suite
+from ._base import Check, RunSet, Suite
+from ._verdict import verdict
 
 Row = Mapping[str, Any]
 ORDERS = (("better_first", "A"), ("worse_first", "B"))
@@ -164,7 +164,7 @@ class JudgeSuite(Suite):
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """CPA accuracy per criterion / dimension / chart kind (x model) and the judge metrics per model."""
-        from chartprobe.eval_tasks.suites import _plots as rp
+        from . import _plots as rp
 
         out: list[Path] = []
         cpa = {m: p.get("cpa") or {} for m, p in profiles.items()}

@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.metrics import legend as lm
-from chartprobe.eval_tasks.metrics import legend_studies as ls
-from chartprobe.eval_tasks.suites import suite
-from chartprobe.eval_tasks.suites._base import Check, RunSet, Suite
-from chartprobe.eval_tasks.suites._verdict import verdict
+from ..metrics import legend as lm
+from ..metrics import legend_studies as ls
+from . import suite
+from ._base import Check, RunSet, Suite
+from ._verdict import verdict
 
 Row = Mapping[str, Any]
 
@@ -213,7 +213,7 @@ class LegendSuite(Suite):
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """The profile, one panel per capability group, and the studies present (all 0-1)."""
-        from chartprobe.eval_tasks.suites import _plots as rp
+        from . import _plots as rp
 
         groups = [rp.panel(g, {m: {k: p.get(k) for k in keys} for m, p in profiles.items()})
                   for g, keys in PROFILE_GROUPS.items()]

@@ -17,10 +17,10 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.metrics import probes as pm
-from chartprobe.eval_tasks.metrics.probes_cells import suite_summary
-from chartprobe.eval_tasks.suites import suite
-from chartprobe.eval_tasks.suites._base import Check, RunSet, Suite
+from ..metrics import probes as pm
+from ..metrics.probes_cells import suite_summary
+from . import suite
+from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
 
@@ -150,7 +150,7 @@ class ProbesSuite(Suite):
         return sorted(set(pool)) or [str(row["answer"])]
 
     def checks(self, runs: RunSet) -> list[Check]:
-        from chartprobe.eval_tasks.suites._checks import share_check
+        from ._checks import share_check
 
         out = super().checks(runs)
         pooled: dict[str, list[float]] = {}
@@ -165,7 +165,8 @@ class ProbesSuite(Suite):
     def _order_checks(runs: RunSet) -> list[Check]:
         """Value orders exchangeable on every chart config (charts asked a trend probe aside)."""
         from chartprobe.dataset_builders.probes.templates import TEMPLATES
-        from chartprobe.eval_tasks.suites._orders import order_checks
+
+        from ._orders import order_checks
 
         trend = {name for name, cls in TEMPLATES.items() if cls.needs_trend}
         out = []
@@ -184,7 +185,7 @@ class ProbesSuite(Suite):
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """Per skill (macro and micro) x model, domain x model per skill, template x model."""
-        from chartprobe.eval_tasks.suites import _plots as rp
+        from . import _plots as rp
 
         skills = [rp.panel("mean over templates", {m: p.get("per_skill", {}) for m, p in profiles.items()}),
                   rp.panel("pooled over items", {m: p.get("per_skill_micro", {}) for m, p in profiles.items()})]

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from chartprobe.eval_tasks.scoring.typed import score_answer
-from chartprobe.eval_tasks.suites import suite
-from chartprobe.eval_tasks.suites._base import Suite
+from ..scoring.typed import score_answer
+from . import suite
+from ._base import Suite
 
 Row = Mapping[str, Any]
 

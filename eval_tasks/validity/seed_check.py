@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.predictions import PredictionsError, load_release_rows, read_release_card
-from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.suites._base import Check
-from chartprobe.eval_tasks.validity.validate import ValidityReport, release_dataset, run_agents
+from ..rescoring.predictions import PredictionsError, load_release_rows, read_release_card
+from ..suites import suite_for_release
+from ..suites._base import Check
+from .validate import ValidityReport, release_dataset, run_agents
 
 __all__ = ["mix_of", "seed_check"]
 

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.doc_order import order_documents
-from chartprobe.eval_tasks.rescoring.predictions import (
+from chartprobe.errors import UsageError
+
+from ..rescoring.doc_order import order_documents
+from ..rescoring.predictions import (
     PredictionsError,
     date_id,
     load_release_rows,
@@ -25,12 +27,10 @@ from chartprobe.eval_tasks.rescoring.predictions import (
     read_release_card,
     write_samples,
 )
-from chartprobe.eval_tasks.suites import suite_for_release
-from chartprobe.eval_tasks.suites._base import AgentRun, Check, RunSet
-from chartprobe.eval_tasks.suites._task_index import task_index
-from chartprobe.eval_tasks.validity.agents import AGENTS
-
-from chartprobe.errors import UsageError
+from ..suites import suite_for_release
+from ..suites._base import AgentRun, Check, RunSet
+from ..suites._task_index import task_index
+from .agents import AGENTS
 
 __all__ = ["ValidityReport", "check_agents", "read_validity", "release_dataset", "render_markdown", "run_agents",
            "validate_release"]
@@ -96,7 +96,7 @@ def write_agent_samples(runs: RunSet, folder: Path, stamp: str | None = None) ->
 
 def release_dataset(release: str | Path) -> str:
     """The dataset a release folder holds, from its card; refused when no suite scores it."""
-    from chartprobe.eval_tasks.suites import SUITES
+    from ..suites import SUITES
 
     dataset = read_release_card(release)["chartprobe"]["dataset"]
     if dataset not in SUITES.names():

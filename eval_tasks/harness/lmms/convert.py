@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load
+
+from ...suites._task_index import TASKS_DIR, _load
 
 __all__ = ["LMMS_TASKS_DIR", "ConversionError", "convert", "render_tree", "write_tree"]
 

@@ -42,7 +42,7 @@ NO_PLACEHOLDER = {"chartprobe_image_token": ""}
 @functools.cache
 def lm_eval_config(task: str) -> dict[str, Any]:
     """The lm-eval YAML of leaf task ``task`` with its ``include:`` chain merged (``!function`` kept as text)."""
-    from chartprobe.eval_tasks.suites._task_index import TASKS_DIR, _load
+    from ...suites._task_index import TASKS_DIR, _load
 
     for path in sorted(TASKS_DIR.glob("*.yaml")):
         data = _load(path)
@@ -97,7 +97,7 @@ _HOOKS: dict[str, Callable[[str], Callable]] = {
 
 def install_stderr() -> bool:
     """Wrap lmms-eval's ``stderr_for_metric`` as lm-eval's is wrapped (idempotent; False without lmms-eval)."""
-    from chartprobe.eval_tasks.harness import lm_eval_stderr
+    from .. import lm_eval_stderr
 
     try:
         modules = [importlib.import_module(name) for name in ("lmms_eval.evaluator_utils", "lmms_eval.api.metrics")]

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import (
+from ...rescoring.vlmevalkit_layout import (
     TASK_COLUMN,
     doc_column,
     encode_images,
@@ -56,7 +56,8 @@ class ExportTask:
     def documents(self, split: str):
         """The task's documents (a ``datasets.Dataset``), images as their encoded bytes (never decoded)."""
         import datasets
-        from chartprobe.eval_tasks.harness.lmms.hooks import load_docs
+
+        from ..lmms.hooks import load_docs
 
         docs = load_docs(self.task, split)
         for column in self.images:
@@ -121,8 +122,8 @@ def export_tasks(dataset: str, config: str, split: str) -> list[ExportTask]:
     """The tasks a VLMEvalKit export of ``dataset``/``config``/``split`` holds: the chartprobe-protocol
     (rescored) tasks reading it with one greedy answer per document (``*_vote`` tasks sample K
     answers per document, which VLMEvalKit does not)."""
-    from chartprobe.eval_tasks.harness.lmms.hooks import lm_eval_config
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ...suites._task_index import task_index
+    from ..lmms.hooks import lm_eval_config
 
     out = []
     for data in task_index().values():

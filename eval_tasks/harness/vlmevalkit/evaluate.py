@@ -25,9 +25,9 @@ def results_path(eval_file: str | os.PathLike) -> Path:
 
 def _release_of(eval_file: Path, releases: Mapping[str, str]) -> str | None:
     """The release folder ``releases`` names for the dataset of the file's task (None: not named)."""
-    from chartprobe.eval_tasks.rescoring.vlmevalkit_layout import PREDICTION_NAME
-    from chartprobe.eval_tasks.scoring.sample_types import PredictionsError
-    from chartprobe.eval_tasks.suites._task_index import task_index
+    from ...rescoring.vlmevalkit_layout import PREDICTION_NAME
+    from ...scoring.sample_types import PredictionsError
+    from ...suites._task_index import task_index
 
     m = PREDICTION_NAME.match(eval_file.name)
     if m is None:
@@ -39,9 +39,9 @@ def _release_of(eval_file: Path, releases: Mapping[str, str]) -> str | None:
 def evaluate_predictions(eval_file: str | os.PathLike, releases: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Score VLMEvalKit prediction file ``eval_file``; the gold from the release folder ``releases``
     names for its dataset, else ``CHARTPROBE_DATA``, else the Hub. Returns ``{metric: value, ..., "n": documents}``."""
-    from chartprobe.eval_tasks.harness.vlmevalkit.releases import release_root
-    from chartprobe.eval_tasks.rescoring.predictions import read_json
-    from chartprobe.eval_tasks.rescoring.rescore import write_scored
+    from ...rescoring.predictions import read_json
+    from ...rescoring.rescore import write_scored
+    from .releases import release_root
 
     eval_file = Path(eval_file)
     release = _release_of(eval_file, releases or {})

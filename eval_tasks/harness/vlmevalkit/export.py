@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from chartprobe.eval_tasks.harness.vlmevalkit.documents import ExportError, ExportTask, export_tasks
+from .documents import ExportError, ExportTask, export_tasks
 
 __all__ = ["ExportError", "Exported", "export_vlmevalkit"]
 
@@ -97,7 +97,7 @@ def _datasets_quiet() -> Iterator[None]:
 
 def _check_config(release: Path, config: str, split: str) -> str:
     """The release's dataset, once ``config``/``split`` are known to be in its card."""
-    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
+    from ...rescoring.predictions import read_release_card
 
     meta = read_release_card(release)
     splits = {c["config_name"]: [e["split"] for e in c["data_files"]] for c in meta["configs"]}
@@ -121,13 +121,14 @@ def _tasks(release: Path, config: str, split: str) -> tuple[str, list[ExportTask
 def export_vlmevalkit(release: str | os.PathLike, config: str, out: str | os.PathLike, *, split: str = "test",
                       progress: bool = True) -> Exported:
     """Write the VLMEvalKit TSVs of ``release``'s ``config``/``split`` and the dataset class into ``out``."""
-    from chartprobe.eval_tasks.harness.vlmevalkit.dataset_class import (
+    from tqdm.auto import tqdm
+
+    from .dataset_class import (
         CLASS_FILE,
         dataset_class_source,
         exported_releases,
     )
-    from chartprobe.eval_tasks.harness.vlmevalkit.releases import using_release
-    from tqdm.auto import tqdm
+    from .releases import using_release
 
     release, out = Path(release), Path(out)
     dataset, tasks = _tasks(release, config, split)

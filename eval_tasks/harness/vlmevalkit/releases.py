@@ -21,7 +21,7 @@ __all__ = ["release_dataset", "release_root", "using_release"]
 def release_dataset(release: str | os.PathLike) -> str:
     """The dataset a release folder holds (its card's ``chartprobe.dataset``); a broken card is a
     :class:`~chartprobe.eval_tasks.scoring.sample_types.PredictionsError` naming what is wrong."""
-    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
+    from ...rescoring.predictions import read_release_card
 
     return read_release_card(release)["chartprobe"]["dataset"]
 
@@ -29,7 +29,7 @@ def release_dataset(release: str | os.PathLike) -> str:
 @contextlib.contextmanager
 def release_root(release: str | os.PathLike) -> Iterator[Path]:
     """A folder holding ``release`` as ``chartprobe-<dataset>/``, for as long as the block runs."""
-    from chartprobe.eval_tasks.rescoring.data import release_folder_name
+    from ...rescoring.data import release_folder_name
 
     folder = Path(release).resolve()
     name = release_folder_name(release_dataset(folder))
@@ -44,7 +44,7 @@ def release_root(release: str | os.PathLike) -> Iterator[Path]:
 @contextlib.contextmanager
 def using_release(release: str | os.PathLike) -> Iterator[Path]:
     """:func:`release_root`, also set as ``CHARTPROBE_DATA`` (restored after) for the task loaders."""
-    from chartprobe.eval_tasks.rescoring.data import ENV_VAR
+    from ...rescoring.data import ENV_VAR
 
     with release_root(release) as root:
         old = os.environ.get(ENV_VAR)

@@ -7,8 +7,8 @@ not abstaining as such.
 
 from __future__ import annotations
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import ABSTAIN, Agent
+from . import agent
+from ._base import ABSTAIN, Agent
 
 
 @agent("always_abstain")

@@ -6,8 +6,8 @@ judge that never rejects cannot look good.
 
 from __future__ import annotations
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 VERDICTS = {"accept", "reject"}
 

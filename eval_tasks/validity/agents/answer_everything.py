@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 

@@ -7,8 +7,8 @@ to give a position-biased judge no credit.
 
 from __future__ import annotations
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 PAIR_ANSWERS = {"a", "b"}
 

@@ -8,9 +8,9 @@ unanswerable item must cost it a point.
 
 from __future__ import annotations
 
-from chartprobe.eval_tasks.scoring.typed import is_abstention
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+from ...scoring.typed import is_abstention
+from . import agent
+from ._base import Agent
 
 
 @agent("never_abstain")

@@ -6,8 +6,8 @@ answer, a program or the scorer disagree, and the release must not ship.
 
 from __future__ import annotations
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+from . import agent
+from ._base import Agent
 
 
 @agent("oracle")

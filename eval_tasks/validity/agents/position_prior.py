@@ -20,9 +20,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
-from chartprobe.eval_tasks.validity.agents._fit import cross_fit, majority
+from . import agent
+from ._base import Agent
+from ._fit import cross_fit, majority
 
 Row = Mapping[str, Any]
 

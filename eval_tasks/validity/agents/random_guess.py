@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from chartprobe.dataset_builders.core.rng import rng_for
-from chartprobe.eval_tasks.validity.agents import agent
-from chartprobe.eval_tasks.validity.agents._base import Agent
+
+from . import agent
+from ._base import Agent
 
 Row = Mapping[str, Any]
 
