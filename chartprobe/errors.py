@@ -149,9 +149,17 @@ def check_output(path: str | os.PathLike, flag: str, *, folder: bool = False) ->
     """Refuse an output path that cannot be written, before any work starts.
 
     A file target must not be an existing folder, a folder target not an existing file,
-    and the nearest existing folder above it must be a writable folder.
+    and the nearest existing folder above it must be a writable folder. An existing target
+    must be a regular file (a real folder): a device, FIFO, socket or symbolic link is refused
+    here, by the same check every atomic write repeats (``core/targets.py``).
     """
+    from chartprobe.dataset_builders.core.targets import ForeignTarget, refuse_foreign
+
     target = Path(path)
+    try:
+        refuse_foreign(target, folder=folder)
+    except ForeignTarget as exc:
+        raise UsageError(f"{flag} {target}: {exc.strerror}") from None
     if folder and target.exists() and not target.is_dir():
         raise UsageError(f"{flag} {target}: exists and is not a folder")
     if not folder and target.is_dir():

@@ -112,6 +112,7 @@ def _check_build(args: argparse.Namespace, names: list[str]) -> None:
     check_output(args.out, "--out", folder=True)
     for name in names:  # `all` must not stop at the third dataset and leave two new releases
         final = Path(args.out) / _target(DATASETS.get(name)().repo_name, args.shard)
+        check_output(final, "--out", folder=True)  # a FIFO or link named like the release: never ours
         if final.exists() and not args.overwrite:
             raise UsageError(f"{final} already exists (pass --overwrite to replace it)")
 
@@ -303,8 +304,9 @@ def known_errors() -> tuple[type[BaseException], ...]:
     from .judge.released_rows import ReleasedError
     from .legend.tables import TablesError
     from .release.hub import ReleaseError
+    from .release.lock import ReleaseBusy
     from .release.preset import PresetError
     from .release.push import PushError
 
-    return (SpecError, RegistryError, ReleaseError, PresetError, PushError, TablesError,
+    return (SpecError, RegistryError, ReleaseError, ReleaseBusy, PresetError, PushError, TablesError,
             ReleasedError, ReleasedFamiliesError)  # OSError: chartprobe/errors.py

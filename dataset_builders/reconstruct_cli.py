@@ -60,6 +60,7 @@ def _client(args: argparse.Namespace, work: Path):
 def cmd_reconstruct(args: argparse.Namespace) -> int:
     from chartprobe.errors import UsageError, check_output, no_new_folders
 
+    from .core.targets import refuse_foreign
     from .families.reconstruct.run import reconstruct
 
     if args.concurrency < 1 or (args.limit is not None and args.limit < 1):
@@ -67,6 +68,9 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
     check_output(args.out, "--out", folder=True)
     check_output(args.work, "--work", folder=True)
     final = Path(args.out) / "chartprobe-families"
+    check_output(final, "--out", folder=True)
+    for name, folder in (("runs.jsonl", False), ("export", True), ("review", True), ("review/queue.jsonl", False)):
+        check_output(Path(args.work) / name, "--work", folder=folder)  # what the run writes there, up front
     if final.exists() and not args.overwrite:
         raise UsageError(f"{final} already exists (pass --overwrite to replace it)")
     columns = None
@@ -85,6 +89,7 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
                               concurrency=args.concurrency, overwrite=args.overwrite, command=command,
                               progress=not args.quiet)
     summary["seconds"] = round(time.monotonic() - start, 2)
+    refuse_foreign(work / "runs.jsonl")  # appended to, not renamed: a FIFO would block, a link redirect
     with open(work / "runs.jsonl", "a", encoding="utf-8") as f:
         f.write(json.dumps(summary, sort_keys=True) + "\n")
     counts = summary["counts"]
@@ -96,9 +101,10 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
     else:
         print("chartprobe: no family was accepted, so no release was built (the export and the review queue "
               "are written)", file=sys.stderr)
-    if counts["error"]:  # the endpoint failed for some charts: not their verdict; a re-run retries them
-        print(f"chartprobe: {counts['error']} charts failed on the model endpoint; re-run the same command to "
-              "retry them (every reply already received is reused from the cache)", file=sys.stderr)
+    if counts["error"]:  # the endpoint, checker or sandbox failed for some charts: not their verdict
+        print(f"chartprobe: {counts['error']} charts failed on the model endpoint or while checking or running "
+              "their code (reasons in the manifest); re-run the same command to retry them (every reply already "
+              "received is reused from the cache)", file=sys.stderr)
         return 1
     return 0
 

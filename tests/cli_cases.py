@@ -8,6 +8,7 @@ of issue #20: exit 2, no traceback, one ``chartprobe: error:`` line that names t
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,18 @@ class Case:
 
     def folder(self, name: str) -> str:
         (self.tmp / name).mkdir(parents=True, exist_ok=True)
+        return str(self.tmp / name)
+
+    def fifo(self, name: str) -> str:
+        """A named pipe: an output a rename must never replace (and a write would block on)."""
+        os.mkfifo(self.tmp / name)
+        return str(self.tmp / name)
+
+    def link(self, name: str, to: str = "victim.txt") -> str:
+        """A symbolic link to a path of the row's own (made a file if missing; it must stay as it is)."""
+        if not (self.tmp / to).exists():
+            self.file(to, "not yours")
+        (self.tmp / name).symlink_to(self.tmp / to)
         return str(self.tmp / name)
 
     def json(self, name: str, obj) -> str:

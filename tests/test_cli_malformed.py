@@ -32,6 +32,13 @@ def _spec(c: Case, spec) -> list[str]:
     return ["render", c.file("spec.json", text), "--out", c.path("x.png")]
 
 
+def _release_named_like(c: Case, make) -> list[str]:
+    """``build --overwrite`` into a folder whose ``chartprobe-smoke`` is a node the swap must not rename aside."""
+    hub = c.folder("hub")
+    make("hub/chartprobe-smoke")
+    return ["build", "smoke", "--overwrite", "--out", hub, "--quiet"]
+
+
 def _bar(**changes) -> dict:
     return {**BAR, **changes}
 
@@ -119,6 +126,10 @@ ROWS = [
     row("build", "all-with-preset-file", lambda c: ["build", "all", "--preset", c.file("p.yaml", GOOD_PRESET),
                                                    "--out", c.path("out")], "--preset FILE"),
     row("build", "no-out", lambda c: ["build", "smoke"], "--out"),
+    row("build", "out-is-symlink", lambda c: ["build", "smoke", "--out", c.link("out")], "symbolic link"),
+    row("build", "release-name-is-fifo", lambda c: _release_named_like(c, c.fifo), "FIFO"),
+    row("build", "release-name-is-symlink", lambda c: _release_named_like(c, c.link), "symbolic link"),
+    row("merge", "out-is-fifo", lambda c: ["merge", c.folder("d"), "--out", c.fifo("out")], "FIFO"),
     row("build", "unknown-flag", lambda c: ["build", "smoke", "--out", c.path("out"), "--fast"], "--fast"),
     # render: the spec file and the output paths
     row("render", "spec-missing", lambda c: ["render", c.path("no.json"), "--out", c.path("x.png")], "no.json"),
@@ -153,6 +164,13 @@ ROWS = [
     row("render", "out-in-proc", lambda c: ["render", c.json("s.json", BAR), "--out", "/proc/chartprobe-test/x.png"],
         "/proc/chartprobe-test"),
     row("render", "no-out", lambda c: ["render", c.json("s.json", BAR)], "--out"),
+    row("render", "out-is-fifo", lambda c: ["render", c.json("s.json", BAR), "--out", c.fifo("x.png")], "FIFO"),
+    row("render", "out-is-symlink", lambda c: ["render", c.json("s.json", BAR), "--out", c.link("x.png")],
+        "symbolic link"),
+    row("render", "out-is-dev-null", lambda c: ["render", c.json("s.json", BAR), "--out", "/dev/null"],
+        "/dev/null: is a character device"),
+    row("render", "boxes-is-fifo", lambda c: ["render", c.json("s.json", BAR), "--out", c.path("x.png"),
+                                              "--boxes", c.fifo("b.json")], "--boxes"),
     # push: the release folder and its card, the repo and tag, the endpoint
     row("push", "release-missing", lambda c: ["push", c.path("nope"), "--repo", "me/x", "--tag", "v1.0.0", "--dry-run"],
         "not a release folder"),
@@ -235,6 +253,12 @@ ROWS = [
                                             "--out", c.folder("o")], "is a folder"),
     row("score", "out-under-file", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.releases(),
                                              "--out", c.file("f", "x") + "/res.json"], "not a folder"),
+    row("score", "out-is-fifo", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.releases(),
+                                          "--out", c.fifo("res.json")], "FIFO"),
+    row("score", "out-is-symlink", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+                                             c.releases(), "--out", c.link("res.json")], "symbolic link"),
+    row("score", "out-is-dev-full", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+                                              c.releases(), "--out", "/dev/full"], "/dev/full: is a character"),
     row("score", "no-samples-flag", lambda c: ["score", "--out", c.path("res.json")], "--samples"),
     # report: results files (chartprobe score) and validity files (chartprobe validate --out)
     row("report", "results-missing", lambda c: _report(c, c.path("nope.json")), "nope.json"),
@@ -268,6 +292,9 @@ ROWS = [
     row("report", "validity-check-fields", lambda c: _report(c, str(c.base.results), "--validity", c.json(
         "v.json", [{"release": "x", "dataset": "smoke", "checks": [{"check": "c"}]}])), "validity.json"),
     row("report", "out-is-file", lambda c: ["report", str(c.base.results), "--out", c.file("f", "x")], "not a folder"),
+    row("report", "out-is-fifo", lambda c: ["report", str(c.base.results), "--out", c.fifo("r")], "FIFO"),
+    row("report", "out-is-symlink", lambda c: ["report", str(c.base.results), "--out", c.link("r", "d")],
+        "symbolic link"),
     row("report", "no-out", lambda c: ["report", str(c.base.results)], "--out"),
     # validate: the release (card, parquet), --agents, the output folders
     row("validate", "across-seeds-one-release", lambda c: ["validate", c.release(), "--across-seeds"], "at least two"),
@@ -301,6 +328,9 @@ ROWS = [
     row("validate", "agent-not-applicable", lambda c: ["validate", c.release(), "--agents", "first_position"],
         "does not apply to smoke"),
     row("validate", "out-is-file", lambda c: ["validate", c.release(), "--out", c.file("f", "x")], "not a folder"),
+    row("validate", "out-is-fifo", lambda c: ["validate", c.release(), "--out", c.fifo("v")], "FIFO"),
+    row("validate", "samples-out-is-symlink", lambda c: ["validate", c.release(), "--samples-out", c.link("s")],
+        "symbolic link"),
     row("validate", "samples-out-is-file", lambda c: ["validate", c.release(), "--samples-out", c.file("f", "x")],
         "--samples-out"),
     row("validate", "second-release-broken", lambda c: ["validate", c.release(), c.path("nope"), "--samples-out",
@@ -353,7 +383,10 @@ ROWS = [
     row("train", "seeds-bad", lambda c: ["train", "--model", c.model(), "--data", c.probes(), "--seeds", "42,x",
                                         "--budget", "4", "--out", c.path("run")], "--seeds"),
     row("profile", "source-missing", lambda c: ["profile", c.path("nope"), "--out", c.path("p.json")], "no such"),
+    row("profile", "out-is-fifo", lambda c: ["profile", c.path("nope"), "--out", c.fifo("p.json")], "FIFO"),
     row("profile", "out-is-folder", lambda c: ["profile", c.path("nope"), "--out", c.folder("d")], "is a folder"),
+    row("train", "out-is-symlink", lambda c: ["train", "--model", c.model(), "--data", c.probes(),
+                                             "--out", c.link("run", "model")], "symbolic link"),
     row("train", "out-is-file", lambda c: ["train", "--model", c.model(), "--data", c.probes(),
                                           "--out", c.file("f", "x")], "not a folder"),
     row("train", "eval-tasks-unknown", lambda c: _train(c, "--eval-tasks", "chartprobe_probes_barr"),

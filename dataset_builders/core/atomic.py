@@ -6,6 +6,10 @@ crosses a filesystem), flushed and fsynced, then renamed over the target with
 the new one, never a half file; on any failure (``KeyboardInterrupt`` included) the temp
 file is removed and the old file is untouched.
 
+A rename replaces whatever node has the target's name, so an existing target must be a regular
+file (:func:`~.targets.refuse_foreign`, asked before staging and again just before the rename):
+a device, FIFO, socket, symbolic link or folder is refused and left as it is.
+
 :func:`atomic_write_files` stages several files first and renames them only once all of
 them are on disk, so outputs that belong together (``report.json`` + ``report.md``,
 ``validity.json`` + ``validity.md``) are not left half old, half new by a full disk.
@@ -21,6 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from .targets import refuse_foreign
+
 __all__ = ["atomic_open", "atomic_write", "atomic_write_files", "atomic_write_text"]
 
 
@@ -32,6 +38,7 @@ def _write_all(fh, data: bytes) -> None:
 @contextmanager
 def _staged(path: Path) -> Iterator[tuple[Path, IO[bytes]]]:
     """A new temp file beside ``path``, open for writing; flushed and fsynced on exit, removed on failure."""
+    refuse_foreign(path)  # before any work: a device or FIFO named as the output is never ours
     # The pid in the name tells whose file it is; O_EXCL never reuses someone else's, and
     # mode 0o666 lets the umask decide the permissions exactly as a plain open() would.
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
@@ -48,6 +55,14 @@ def _staged(path: Path) -> Iterator[tuple[Path, IO[bytes]]]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _replace(tmp: Path, path: Path) -> None:
+    """Rename the staged ``tmp`` over ``path``, unless ``path`` became something not ours meanwhile."""
+    # Staging a large output takes time; a FIFO or link planted at the target during it is
+    # refused here too (a rename cannot itself refuse a node kind, so a window remains).
+    refuse_foreign(path)
+    os.replace(tmp, path)
 
 
 def _stage(path: Path, data: bytes) -> Path:
@@ -81,7 +96,7 @@ def atomic_open(path: str | Path, *, encoding: str = "utf-8") -> Iterator[_TextS
     with _staged(path) as (tmp, fh):
         yield _TextSink(fh, encoding)
     try:
-        os.replace(tmp, path)
+        _replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -102,8 +117,10 @@ def atomic_write_files(files: Mapping[str | Path, bytes | str], *, encoding: str
             staged.append((_stage(path, payload), path))
         # Renames need no new space, so once everything is staged they do not fail on a
         # full disk; a failure here (permissions) can leave earlier targets already new.
+        for _, path in staged:  # all checked before the first rename: never half replaced by a refusal
+            refuse_foreign(path)
         for tmp, path in staged:
-            os.replace(tmp, path)
+            _replace(tmp, path)
     except BaseException:
         for tmp, _ in staged:
             tmp.unlink(missing_ok=True)

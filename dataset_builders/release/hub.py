@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.atomic import atomic_write
+from ..core.targets import refuse_foreign
 from .card import write_card
 from .dataset import DATASETS, GENERATOR_VERSION
 from .digest import content_hash
 from .labels import as_text
+from .lock import release_lock
 from .parquet import MAX_SHARD_BYTES, write_split
 from .plan import datasets_bars_off
 from .preset import Preset, load_preset, preset_path
@@ -89,11 +91,19 @@ def build_release(name: str, out_root: str | Path, preset: str | Path | Preset =
     out_root = Path(out_root)
     target = builder.repo_name if shard is None else shard_name(builder.repo_name, shard)
     final = out_root / target
-    if out_root.is_dir():  # first, so that a previous release a killed build left aside is back
-        clean_leftovers(out_root)
-    if final.exists() and not overwrite:
-        raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
-    out_root.mkdir(parents=True, exist_ok=True)
+    refuse_foreign(final, folder=True)  # renamed aside by the swap: only a real folder may be replaced
+    # The lock comes before the existence check: two builds must not both find the name free.
+    with release_lock(out_root, target):
+        clean_leftovers(out_root)  # first, so that a previous release a killed build left aside is back
+        if final.exists() and not overwrite:
+            raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
+        return _build_locked(builder, recipe, out_root, target, shard, num_proc, command, progress)
+
+
+def _build_locked(builder, recipe: Preset, out_root: Path, target: str, shard: tuple[int, int] | None,
+                  num_proc: int, command: str | None, progress: bool) -> ReleaseInfo:
+    """The build proper, once :func:`build_release` holds the release's lock and has checked its name."""
+    final = out_root / target
     with workdir(out_root, target) as tmp, datasets_bars_off():
         if shard is not None:
             digest, num_rows = write_shard(builder, recipe, shard, tmp, num_proc, progress)

@@ -12,8 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..core.targets import refuse_foreign
 from .dataset import DATASETS, GENERATOR_VERSION
 from .hub import ReleaseError, ReleaseInfo, finish
+from .lock import release_lock
 from .plan import complete, datasets_bars_off, split_steps
 from .pool import ItemFailed, item_pool, preset_from_json
 from .shards import read_manifest
@@ -95,11 +97,18 @@ def merge_shards(folders: list[str | Path], out_root: str | Path, *, overwrite: 
     recipe = preset_from_json(manifest["recipe"])
     out_root = Path(out_root)
     final = out_root / builder.repo_name
-    if out_root.is_dir():
+    refuse_foreign(final, folder=True)  # renamed aside by the swap: only a real folder may be replaced
+    with release_lock(out_root, builder.repo_name):  # one writer per release name (as build_release)
         clean_leftovers(out_root)
-    if final.exists() and not overwrite:
-        raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
-    out_root.mkdir(parents=True, exist_ok=True)
+        if final.exists() and not overwrite:
+            raise ReleaseError(f"{final} already exists (pass --overwrite to replace it)")
+        return _merge_locked(builder, recipe, shards, out_root, num_proc, command, progress)
+
+
+def _merge_locked(builder, recipe, shards, out_root: Path, num_proc: int, command: str | None,
+                  progress: bool) -> ReleaseInfo:
+    """The merge proper, once :func:`merge_shards` holds the release's lock and has checked its name."""
+    final = out_root / builder.repo_name
     direct, later = split_steps(builder, recipe)
     with workdir(out_root, builder.repo_name) as tmp, datasets_bars_off():
         built = _concatenated(builder, recipe, shards, tmp / "cache", direct)

@@ -27,6 +27,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..core.targets import refuse_foreign
+
 __all__ = ["check_written", "clean_leftovers", "swap_into_place", "workdir"]
 
 _LEFTOVER = re.compile(r"^\.(?P<repo>chartprobe-[\w-]+)\.(?P<kind>tmp|old)-"
@@ -77,6 +79,7 @@ def swap_into_place(new: Path, final: Path, work: Path) -> None:
     ``final``'s filesystem. Once this returns, the new release is in place and the previous
     one is deleted.
     """
+    refuse_foreign(final, folder=True)  # checked at the start too; a long build leaves time to plant a node
     aside = _aside_path(work)
     had_previous = os.path.lexists(final)
     try:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...core.targets import refuse_foreign
+
 __all__ = ["CallCache", "JobCache", "request_key"]
 
 
@@ -61,7 +63,12 @@ def _put(path: Path, entry: dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(entry, f, ensure_ascii=False)
-    os.replace(tmp, path)
+    try:
+        refuse_foreign(path)  # a link or FIFO planted in the cache is never replaced
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 @functools.cache

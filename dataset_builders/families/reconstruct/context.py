@@ -5,12 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MAX_ROUNDS", "N_VARIANTS", "Context", "Outcome"]
+__all__ = ["MAX_ROUNDS", "N_VARIANTS", "CodeFailed", "Context", "Outcome"]
 
 MAX_ROUNDS = 5
 """A.3: at most five diagnose-and-revise turns."""
 N_VARIANTS = 10
 """§3.2: ten counterfactual variants, seeds 0-9."""
+
+
+class CodeFailed(RuntimeError):
+    """Checking or running one job's code raised (not a refusal of the code, not the code's own error).
+
+    The chart's failure, never the run's: the pipeline records it as the chart's outcome with
+    ``stage`` (set by the stage that ran the job) and goes on with the other charts.
+    """
+
+    def __init__(self, reason: str, stage: str = "") -> None:
+        super().__init__(reason)
+        self.stage = stage
 
 
 @dataclass
@@ -28,6 +40,16 @@ class Context:
     def run(self, calls: list[Any]) -> Any:
         """Run model-written calls in the sandbox (the AST check first: :func:`~.sandbox.check_code`),
         or return the same job's cached result."""
+        from .sandbox import CodeRejected
+
+        try:
+            return self._run(calls)
+        except CodeRejected:
+            raise  # the contract's refusal: its message goes back to the model
+        except Exception as exc:  # a checker or sandbox failure must end this chart only, never the run
+            raise CodeFailed(f"checking or running the code failed: {type(exc).__name__}: {exc}") from exc
+
+    def _run(self, calls: list[Any]) -> Any:
         from .sandbox import check_code, run_calls
 
         for call in calls:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .checks import answer_text, same_answer, schema_problem
-from .context import Context
+from .context import CodeFailed, Context
 from .prompts import stage_text
 from .refine import Refined
 from .replies import parse_code
@@ -65,6 +65,9 @@ def _job(ctx: Context, calls: list[Call], stage: str) -> list:
         job = ctx.run(calls)
     except CodeRejected as exc:
         raise FamilyRefused(stage, f"code refused: {exc}") from None
+    except CodeFailed as exc:
+        exc.stage = stage  # the pipeline records it as this stage's failure
+        raise
     if job.status != "ok":
         raise FamilyRefused(stage, f"sandbox ({job.mechanism}) stopped the code: {job.status}: {job.reason}")
     return list(job.results)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ...core.targets import refuse_foreign
 from .counterfactual import Family
 from .manifest import FORMAT, MANIFEST_NAME
 from .sources import SourceRow
@@ -60,6 +61,7 @@ def write_export(target: Path, split: str, accepted: Sequence[tuple[SourceRow, F
         _write(tmp, f"{split}.jsonl", "".join(line + "\n" for line in lines))
         _write(tmp, MANIFEST_NAME, json.dumps({"format": FORMAT, **manifest}, ensure_ascii=False, indent=1,
                                               sort_keys=True) + "\n")
+        refuse_foreign(target, folder=True)  # renamed aside below: only a folder we can own
         old = target.with_name(f".{target.name}-old")
         if old.exists():
             shutil.rmtree(old)

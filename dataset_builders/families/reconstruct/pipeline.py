@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .client import ModelError
-from .context import Context, Outcome
+from .context import CodeFailed, Context, Outcome
 from .counterfactual import Family, FamilyRefused, counterfactuals
 from .refine import refine, verdict
 from .replies import ReplyError
@@ -47,7 +47,7 @@ class RunResult:
 
 def _one(ctx: Context, row: SourceRow, item: str, decision: Decision | None
          ) -> tuple[Outcome, Family | None, tuple[dict[str, Any], bytes, bytes] | None]:
-    out = Outcome(item, row.chart_id, "rejected")
+    out = Outcome(item, row.chart_id, "rejected", stage="refine")  # the stage in progress, as the run goes
     try:
         refined = refine(ctx, row.image)
         out.rounds, out.history, out.stage = refined.rounds, refined.history, "refine"
@@ -78,6 +78,9 @@ def _one(ctx: Context, row: SourceRow, item: str, decision: Decision | None
         return out, None, None
     except ModelError as exc:  # the endpoint failed: not the chart's fault; a re-run tries again
         out.status, out.stage, out.reason = "error", "model", str(exc)
+        return out, None, None
+    except CodeFailed as exc:  # the checker or sandbox raised on this chart's code: this chart's error only
+        out.status, out.stage, out.reason = "error", exc.stage or out.stage, str(exc)
         return out, None, None
     out.status, out.stage, out.reason = "accepted", "generate_answer", out.reason
     return out, family, None

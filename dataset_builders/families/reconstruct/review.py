@@ -12,11 +12,12 @@ approved items go on to counterfactual generation, rejected ones are recorded wi
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ...core.atomic import atomic_write_files
+from ...core.targets import refuse_foreign
 
 __all__ = ["DECISIONS", "QUEUE", "Decision", "ReviewError", "read_decisions", "read_queue", "record_decision",
            "write_queue"]
@@ -68,6 +69,7 @@ def record_decision(folder: str | Path, item: str, decision: str, note: str = ""
         raise ReviewError(f"{item!r} is not in {Path(folder) / QUEUE}")
     found = Decision(item, decision, note.strip(), reviewer.strip())
     Path(folder).mkdir(parents=True, exist_ok=True)
+    refuse_foreign(Path(folder) / DECISIONS)  # appended to: a FIFO would block, a link would redirect
     with open(Path(folder) / DECISIONS, "a", encoding="utf-8") as f:
         f.write(json.dumps(found.__dict__, ensure_ascii=False) + "\n")
     return found
@@ -84,15 +86,13 @@ def read_queue(folder: str | Path) -> list[dict[str, Any]]:
 def write_queue(folder: str | Path, entries: list[tuple[dict[str, Any], bytes, bytes]]) -> None:
     """Rewrite the queue: (entry, source PNG, render PNG) per item still waiting, in source order."""
     folder = Path(folder)
-    images = folder / "images"
-    images.mkdir(parents=True, exist_ok=True)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    files: dict[Path, bytes | str] = {}
     lines = []
     for entry, source, render in entries:
         for name, data in (("source", source), ("render", render)):
-            (images / f"{entry['item']}-{name}.png").write_bytes(data)
+            files[folder / "images" / f"{entry['item']}-{name}.png"] = data
         lines.append(json.dumps({**entry, "source_image": f"images/{entry['item']}-source.png",
                                  "render_image": f"images/{entry['item']}-render.png"}, ensure_ascii=False))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".queue-", suffix=".jsonl")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write("".join(line + "\n" for line in lines))
-    os.replace(tmp, folder / QUEUE)
+    files[folder / QUEUE] = "".join(line + "\n" for line in lines)  # last: the images it names are in place
+    atomic_write_files(files)  # never through a link or over a FIFO planted in the work folder

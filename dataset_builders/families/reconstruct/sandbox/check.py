@@ -5,11 +5,17 @@ function, the one the stage asks for. Inside it, no names that reach the interpr
 (``exec``, ``open``, ``__import__``, ``getattr`` ...) and no dunder attributes (``__class__``,
 ``__globals__`` ...), the usual ways out of a namespace. This is a first filter with clear
 messages for the revise loop; the sandbox (:mod:`.jobs`) is what contains the code.
+
+``ast.parse`` runs under one lock (:data:`_PARSE`): CPython 3.11 keeps the depth counter of its
+AST-to-Python conversion in state shared by all threads, so parses from several reconstruct
+threads at once can fail with ``SystemError: AST constructor recursion depth mismatch``.
+Parsing one chart's code takes well under a millisecond, so serialising it costs nothing.
 """
 
 from __future__ import annotations
 
 import ast
+import threading
 
 __all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_NAMES", "CodeRejected", "check_code"]
 
@@ -25,6 +31,10 @@ FORBIDDEN_NAMES = frozenset({
     "getattr", "setattr", "delattr", "exit", "quit", "help", "memoryview", "__builtins__", "__loader__",
     "__spec__",
 })
+
+
+_PARSE = threading.Lock()
+"""Held around every ``ast.parse`` of model code (see the module docstring)."""
 
 
 class CodeRejected(ValueError):
@@ -59,7 +69,8 @@ def _check_node(node: ast.AST) -> None:
 def check_code(code: str, function: str) -> None:
     """Raise :class:`CodeRejected` unless ``code`` is one top-level ``function`` plus imports."""
     try:
-        tree = ast.parse(code)
+        with _PARSE:
+            tree = ast.parse(code)
     except SyntaxError as exc:
         raise CodeRejected(f"syntax error, line {exc.lineno}: {exc.msg}") from None
     functions = []
