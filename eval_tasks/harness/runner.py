@@ -121,6 +121,8 @@ def run_eval(argv: list[str]) -> int:
         return 2
     from lm_eval.__main__ import cli_evaluate
 
+    from . import interleaved_chat  # noqa: F401  (registers the chartprobe-chat-completions model)
+
     saved = sys.argv
     sys.argv = ["lm-eval", *full]
     started = time.time()
