@@ -231,7 +231,7 @@ def eval_phase(run: Runner, args, model: Path, shape: str, tasks: str, note: str
                            "--apply_chat_template", "--tasks", tasks, "--limit", str(args.limit),
                            "--batch_size", str(args.batch_size), "--max-gen-toks", str(args.max_gen_toks),
                            "--output_path", str(out), "--log_samples")
-    label = (f"{tasks if len(tasks) < 40 else 'fallback tasks'} --limit {args.limit} --batch_size {args.batch_size}"
+    label = (f"{tasks if len(tasks) < 40 else str(len(tasks.split(','))) + ' task names'} --limit {args.limit} --batch_size {args.batch_size}"
              f", {args.max_gen_toks} new tokens max" + (f" ({note})" if note else ""))
     if data["rc"] != 0:
         return _failed(Row("eval (lm-eval hf-multimodal)", shape, "-", data["wall_s"]), data, tail)
