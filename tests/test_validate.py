@@ -51,6 +51,18 @@ def _corrupt(release, config, edit):
             row = edit({**r, **{c: names[r[c]] for c, names in labels.items()}})
             rows.append({**row, **{c: names.index(row[c]) for c, names in labels.items()}})
         pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), path)
+    _restamp(release)
+
+
+def _restamp(release):
+    """The card's content hash made that of the edited rows: a release *built* with these faults
+    (a stale hash is refused before any check runs; tests/test_release_integrity.py)."""
+    from chartprobe.dataset_builders.release.integrity import recompute_content_hash
+
+    meta = read_card_metadata(release)
+    old = meta["chartprobe"]["content_hash"]
+    readme = release / "README.md"
+    readme.write_text(readme.read_text().replace(old, recompute_content_hash(release, meta)))
 
 
 @pytest.fixture(scope="module")

@@ -182,6 +182,19 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
         parse_seeds(loop.seeds)
         if not (cfg.budget or cfg.volume_matched):
             raise ConfigError("--seeds runs Random FT and Bottleneck FT at the same budget: give --budget N")
+    _check_integrity(cfg)
+
+
+def _check_integrity(cfg: TrainConfig) -> None:
+    """Last, once every argument is known good: a local release's data hashes to its card's content
+    hash (recomputed, or from the keyed digest cache), so no model loads for a tampered release."""
+    from chartprobe.eval_tasks.rescoring.predictions import read_release_card, verify_release_data
+
+    from .data import resolve_source
+
+    folder = Path(resolve_source(cfg.data).args["path"])
+    if folder.is_dir():  # a Hub dataset id is checked by its pinned revision when downloaded
+        verify_release_data(folder, read_release_card(folder))
 
 
 def _load_config_file(path: str) -> None:

@@ -63,7 +63,7 @@ class Rescorer:
         lm_eval_scorers: dict[str, str] = {}  # task -> the judge its lm-eval run scored with
 
         records: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        seen: dict[str, set[str]] = defaultdict(set)
+        seen: dict[str, dict[str, tuple[Any, ...]]] = defaultdict(dict)  # task -> doc key -> (line, answer)
         sources: list[str] = []
         runs: list[dict[str, Any]] = []  # lm-eval runs: model and generation arguments
         lm_eval_tasks: dict[str, dict[str, float]] = {}  # tasks only lm-eval's table scores
@@ -85,9 +85,16 @@ class Rescorer:
                     key, doc, position = self.gold.lookup(task, s.doc)
                 except PredictionsError as exc:  # the location is built only for the message
                     raise PredictionsError(f"{path.name} line {s.doc_id + 1}: {exc}") from None
-                if key in seen_keys:
+                answer = (s.prediction, s.responses)
+                if key in seen_keys:  # an identical repeat is deduplicated; a different answer is refused
+                    first_line, first = seen_keys[key]
+                    if first != answer:
+                        raise PredictionsError(
+                            f"{path.name} line {s.doc_id + 1}: doc {key!r} of task {s.task} has two different "
+                            f"answers ({first[0]!r} at {first_line}, {s.prediction!r} here): which one was scored "
+                            "would be arbitrary; keep one line per document")
                     continue
-                seen_keys.add(key)
+                seen_keys[key] = (f"{path.name} line {s.doc_id + 1}", answer)
                 if judged.wants(suite):  # scored once the judge has answered the whole model
                     out.append(_placed({}, s.task, position, doc))
                     judged.add(out[-1], suite, s.task, doc, s.responses or (s.prediction,), bool(s.responses))
@@ -121,7 +128,8 @@ class Rescorer:
                 "scorers": {name: judged.scorer(name) for name in sorted(records)},
                 "records": {k: to_columns(v) for k, v in records.items()}}
 
-    def _complete(self, records: dict[str, list[dict[str, Any]]], seen: Mapping[str, set[str]]) -> dict[str, float]:
+    def _complete(self, records: dict[str, list[dict[str, Any]]],
+                  seen: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
         """Coverage per task; the documents a run missed added as wrong, or its records marked partial."""
         coverage = {}
         for task, ids in sorted(seen.items()):

@@ -40,6 +40,7 @@ __all__ = [
     "load_release_rows",
     "read_json",
     "read_release_card",
+    "verify_release_data",
     "sample_files",
     "sample_model",
     "write_samples",
@@ -361,6 +362,17 @@ def read_release_card(release: str | Path) -> dict[str, Any]:
     return meta
 
 
+def verify_release_data(release: str | Path, meta: Mapping[str, Any]) -> str:
+    """The release's content hash, recomputed (or read from the keyed digest cache) and checked
+    equal to the card's; a tampered, placeholder-hashed or stray-shard release is a PredictionsError."""
+    from chartprobe.dataset_builders.release.integrity import IntegrityError, check_release_integrity
+
+    try:
+        return check_release_integrity(Path(release), dict(meta))
+    except IntegrityError as exc:
+        raise PredictionsError(str(exc)) from None
+
+
 def _card_columns(meta: Mapping[str, Any]) -> dict[str, set[str]]:
     """config -> the column names the card's ``dataset_info`` promises (empty when it has none)."""
     info = meta.get("dataset_info") or []
@@ -419,6 +431,7 @@ def load_release_rows(release: str | Path, only: Container[tuple[str, str]] | No
     """
     release = Path(release)
     meta = read_release_card(release) if meta is None else meta
+    verify_release_data(release, meta)  # the gold is trusted only once its hash is the card's
     columns = _card_columns(meta)
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for cfg in meta["configs"]:
