@@ -7,7 +7,7 @@
                       (real charts in: Chartographer's reconstruction pipeline, sandboxed model code)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
-    chartprobe list   [charts|datasets|templates|interventions|flaws]
+    chartprobe list   [charts|datasets|templates|interventions|flaws|tasks] [--benchmark B]
     chartprobe tasks-path
     chartprobe lmms-tasks-path                    (the lmms-eval include path)
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
@@ -64,11 +64,34 @@ def build_parser() -> argparse.ArgumentParser:
     add_profile_parser(sub)               # profile
     eval_commands.add_parsers(sub)        # score, report, validate
     export_cli.add_parsers(sub)           # export vlmevalkit
+    _add_list_tasks(sub.choices["list"], eval_commands.cmd_list_tasks)
     for name, command in sub.choices.items():
         if name not in _NO_DEBUG_FLAG:  # SUPPRESS: an absent flag must not reset `chartprobe --debug CMD`
             command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                                  help="show the full traceback of any error (for bug reports)")
     return p
+
+
+def _add_list_tasks(parser: argparse.ArgumentParser, list_tasks) -> None:
+    """``chartprobe list tasks [--benchmark B]``: the lm-eval task index next to the builders' registries.
+
+    ``list`` belongs to the builders' face, which must not import the evaluation face; the word
+    ``tasks`` is added here, where the faces are composed.
+    """
+    what = next(a for a in parser._actions if a.dest == "what")
+    what.choices = (*what.choices, "tasks")
+    parser.add_argument("--benchmark", default=None, metavar="B",
+                        help="tasks only: those of one benchmark (release name: families, judge, legend, probes, smoke)")
+    registries = parser.get_default("func")
+
+    def run(args: argparse.Namespace) -> int:
+        if args.what == "tasks":
+            return list_tasks(args)
+        if args.benchmark:
+            parser.error("--benchmark applies to `list tasks` only")
+        return registries(args)
+
+    parser.set_defaults(func=run)
 
 
 def _known_errors() -> tuple[type[BaseException], ...]:

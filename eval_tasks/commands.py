@@ -33,21 +33,53 @@ def cmd_tasks_path(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from .harness.eval_args import check_lm_eval_args
-    from .harness.runner import run_eval
+    import os
 
-    check_lm_eval_args(args.lm_eval_args)  # refused in milliseconds, not after lm-eval's ~15 s start-up
-    return run_eval(args.lm_eval_args)
+    from .harness.eval_args import check_lm_eval_args
+    from .harness.eval_switches import EVAL_HELP, check_hub_reachable, take_releases
+    from .harness.image_guard import check_image_capacity
+    from .harness.runner import run_eval
+    from .rescoring.data import ENV_VAR
+
+    argv = list(args.lm_eval_args)
+    if not argv or argv[0] in ("-h", "--help") or argv[:2] in (["run", "-h"], ["run", "--help"]):
+        print(EVAL_HELP, flush=True)  # chartprobe's own switches first, then lm-eval's help
+        return run_eval(argv or ["--help"])
+    argv, releases_dir = take_releases(argv)
+    if releases_dir is not None:
+        os.environ[ENV_VAR] = str(Path(releases_dir).expanduser().resolve())
+    releases = check_lm_eval_args(argv)  # refused in milliseconds, not after lm-eval's ~15 s start-up
+    check_image_capacity(argv)  # a two-image task on a one-image model: refused before any request
+    check_hub_reachable(releases)  # offline without local data: one line now, not minutes of retries
+    return run_eval(argv)
+
+
+def cmd_list_tasks(args: argparse.Namespace) -> int:
+    """``chartprobe list tasks [--benchmark B]``: the task index, read from the YAMLs (no lm-eval import)."""
+    from chartprobe.errors import UsageError
+
+    from .suites._task_index import task_index
+
+    index = task_index()
+    benchmarks = sorted({t.release for t in index.values()})
+    if args.benchmark and args.benchmark not in benchmarks:
+        raise UsageError(f"list tasks: --benchmark {args.benchmark!r} has no tasks (known: {', '.join(benchmarks)})")
+    for name, t in sorted(index.items()):
+        if args.benchmark in (None, t.release):
+            where = ",".join(f"{k}={v}" for k, v in t.where.items())
+            print("\t".join([name, t.release, t.config, t.split, t.protocol] + ([where] if where else [])))
+    return 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from chartprobe.errors import UsageError, check_output, no_new_folders
+    from chartprobe.dataset_builders.core.cli_numbers import check_num_proc
+
+    from chartprobe.errors import check_output, no_new_folders
 
     from .answer_judge.options import judge_from_args, lm_eval_judge_notices
     from .rescoring.rescore import write_scored
 
-    if args.num_proc < 1:
-        raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
+    check_num_proc(args.num_proc)
     judge = judge_from_args(args)
     check_output(args.out, "--out")
     _check_release_root(args.releases)

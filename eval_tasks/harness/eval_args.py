@@ -138,8 +138,9 @@ def _check_paths(values: dict[str, str], releases: set[str]) -> None:
                              f"(build it with `chartprobe build {release} --out {root}`)")
 
 
-def check_lm_eval_args(argv: Sequence[str]) -> None:
-    """Refuse ``chartprobe eval`` arguments that cannot work, before lm-eval starts."""
+def check_lm_eval_args(argv: Sequence[str]) -> set[str]:
+    """Refuse ``chartprobe eval`` arguments that cannot work, before lm-eval starts; return the releases
+    the named chartprobe tasks read (empty for help, other subcommands and non-chartprobe tasks)."""
     if not argv:
         raise UsageError("eval: give lm-eval arguments, e.g. `chartprobe eval --model hf-multimodal "
                          "--model_args pretrained=ORG/VLM --tasks chartprobe_smoke`")
@@ -147,7 +148,7 @@ def check_lm_eval_args(argv: Sequence[str]) -> None:
         raise UsageError("eval: chartprobe eval adds --include_path itself and lm-eval accepts only one; "
                          "run lm_eval directly to combine your own tasks with chartprobe's")
     if argv[0] in ("-h", "--help") or not (argv[0] == "run" or argv[0].startswith("-")):
-        return  # help, `ls`, `validate` and unknown subcommands: lm-eval's own
+        return set()  # help, `ls`, `validate` and unknown subcommands: lm-eval's own
     values = _values(argv)
     if "--tasks" not in values and "--config" not in values:  # a --config YAML may name the tasks
         raise UsageError("eval: --tasks is required (e.g. --tasks chartprobe_smoke)")
@@ -155,6 +156,7 @@ def check_lm_eval_args(argv: Sequence[str]) -> None:
     _check_numbers(values)
     _check_paths(values, releases)
     _check_budget(argv)
+    return releases
 
 
 def _check_budget(argv: Sequence[str]) -> None:
