@@ -103,10 +103,10 @@ def _check_build(args: argparse.Namespace, names: list[str]) -> None:
     """Refuse a build that would fail part-way, before the first dataset is built."""
     from chartprobe.errors import UsageError, check_output
 
+    from .core.cli_numbers import check_num_proc
     from .release.dataset import DATASETS
 
-    if args.num_proc < 1:
-        raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
+    check_num_proc(args.num_proc)
     if len(names) > 1 and str(args.preset).endswith((".yaml", ".yml")):
         raise UsageError("--preset FILE is one dataset's recipe; `build all` takes a bundled preset name")
     check_output(args.out, "--out", folder=True)

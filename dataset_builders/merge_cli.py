@@ -26,12 +26,12 @@ def shard_arg(text: str) -> tuple[int, int]:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from chartprobe.errors import UsageError, check_output, no_new_folders
+    from chartprobe.errors import check_output, no_new_folders
 
+    from .core.cli_numbers import check_num_proc
     from .release.merge import merge_shards
 
-    if args.num_proc < 1:
-        raise UsageError(f"--num-proc must be >= 1, got {args.num_proc}")
+    check_num_proc(args.num_proc)
     check_output(args.out, "--out", folder=True)
     command = "chartprobe " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     with no_new_folders(args.out):

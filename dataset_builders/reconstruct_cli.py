@@ -60,11 +60,14 @@ def _client(args: argparse.Namespace, work: Path):
 def cmd_reconstruct(args: argparse.Namespace) -> int:
     from chartprobe.errors import UsageError, check_output, no_new_folders
 
+    from .core.cli_numbers import check_positive_finite
     from .core.targets import refuse_foreign
     from .families.reconstruct.run import reconstruct
 
     if args.concurrency < 1 or (args.limit is not None and args.limit < 1):
         raise UsageError("--concurrency and --limit must be >= 1")
+    check_positive_finite(args.cpu_seconds, "--cpu-seconds")  # nan/inf/0 would reach the sandbox's limits
+    check_positive_finite(args.wall_seconds, "--wall-seconds")
     check_output(args.out, "--out", folder=True)
     check_output(args.work, "--work", folder=True)
     final = Path(args.out) / "chartprobe-families"

@@ -11,6 +11,7 @@ a real Ctrl-C live in ``tests/test_cli_signals.py``; the helpers in ``tests/cli_
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from cli_cases import BAR, NOT_UTF8, TASK, Case, assert_one_error_line, base_fix
 from chartprobe.cli import main
 
 COMMANDS = ("build", "render", "push", "list", "tasks-path", "eval", "score", "report", "validate", "train",
-            "profile", "merge")
+            "profile", "merge", "reconstruct")
 GOOD_PRESET = "dataset: smoke\npreset: mine\nseed: 0\nshard_size: 4\nconfigs:\n  default:\n    splits: {test: 4}\n    params: {kind: bar}\n"
 
 
@@ -37,6 +38,45 @@ def _release_named_like(c: Case, make) -> list[str]:
     hub = c.folder("hub")
     make("hub/chartprobe-smoke")
     return ["build", "smoke", "--overwrite", "--out", hub, "--quiet"]
+
+
+def _forged_answers(c: Case) -> bytes:
+    """The release's shard with every answer rewritten (the card's content hash left stale)."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(c.base.release / "default" / "test-00000-of-00001.parquet")
+    i = table.column_names.index("answer")
+    table = table.set_column(i, table.schema.field(i), pa.array(["forged"] * table.num_rows, table.schema.field(i).type))
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    return buf.getvalue()
+
+
+def _zero_hash(text: str) -> bytes:
+    return re.sub(r"content_hash: [0-9a-f]{64}", "content_hash: " + "0" * 64, text).encode()
+
+
+def _extra_shard(c: Case) -> str:
+    """A duplicated shard: the split's rows now 40, its card 20."""
+    rel = Path(c.release())
+    shard = rel / "default" / "test-00000-of-00001.parquet"
+    (rel / "default" / "test-00001-of-00002.parquet").write_bytes(shard.read_bytes())
+    shard.rename(rel / "default" / "test-00000-of-00002.parquet")
+    return str(rel)
+
+
+def _stray_shard(c: Case) -> str:
+    rel = Path(c.release())
+    (rel / "default" / "test-copy.parquet").write_bytes((rel / "default" / "test-00000-of-00001.parquet").read_bytes())
+    return str(rel)
+
+
+def _reconstruct(c: Case, *extra: str) -> list[str]:
+    return ["reconstruct", "--source", c.path("src"), "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+            "--work", c.path("work"), "--out", c.path("hub"), "--quiet", *extra]
 
 
 def _bar(**changes) -> dict:
@@ -395,6 +435,36 @@ ROWS = [
         "--eval-limit"),
     row("train", "base-eval-missing", lambda c: _train(c, "--eval-tasks", "chartprobe_probes_bar", "--base-eval",
                                                       c.path("base")), "--base-eval"),
+    row("score", "release-answers-rewritten", lambda c: _score(c, c.samples(c.line()))[:3] + [
+        "--releases", c.releases(parquet=_forged_answers(c)), "--out", c.path("res.json")], "changed after the build"),
+    row("score", "release-zero-hash", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+                                                c.releases(card=_zero_hash), "--out", c.path("res.json")],
+        "content hash is zeros"),
+    row("score", "release-extra-shard", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+                                                  str(Path(_extra_shard(c)).parent), "--out", c.path("res.json")],
+        "holds 40 rows, the card says 20"),
+    row("score", "release-stray-shard", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+                                                  str(Path(_stray_shard(c)).parent), "--out", c.path("res.json")],
+        "test-copy.parquet"),
+    row("score", "conflicting-duplicate-lines", lambda c: _score(c, c.samples(
+        c.line(), c.line(resps=[["zz"]], filtered_resps=["zz"]))), "two different answers"),
+    row("score", "num-proc-huge", lambda c: _score(c, c.samples(c.line()), "--num-proc", "100000"), "--num-proc 100000"),
+    row("validate", "release-answers-rewritten", lambda c: ["validate", c.release(parquet=_forged_answers(c))],
+        "changed after the build"),
+    row("validate", "release-zero-hash", lambda c: ["validate", c.release(card=_zero_hash)], "content hash is zeros"),
+    row("validate", "release-extra-shard", lambda c: ["validate", _extra_shard(c)], "holds 40 rows"),
+    row("validate", "release-stray-shard", lambda c: ["validate", _stray_shard(c)], "test-copy.parquet"),
+    row("build", "num-proc-huge", lambda c: ["build", "smoke", "--num-proc", "100000", "--out", c.path("out")],
+        "--num-proc 100000"),
+    row("merge", "num-proc-huge", lambda c: ["merge", c.folder("d"), "--num-proc", "100000", "--out", c.path("out")],
+        "--num-proc 100000"),
+    row("render", "value-1e308", lambda c: _spec(c, _bar(data={"categories": ["A", "B"], "series": [
+        {"name": "S", "values": [1e308, -1e308]}]})), "too large to draw"),
+    row("train", "learning-rate-nan", lambda c: _train(c, "--learning-rate", "nan"), "--learning-rate"),
+    row("train", "learning-rate-inf", lambda c: _train(c, "--learning-rate", "inf"), "--learning-rate"),
+    row("reconstruct", "cpu-seconds-zero", lambda c: _reconstruct(c, "--cpu-seconds", "0"), "--cpu-seconds"),
+    row("reconstruct", "wall-seconds-nan", lambda c: _reconstruct(c, "--wall-seconds", "nan"), "--wall-seconds"),
+    row("reconstruct", "wall-seconds-inf", lambda c: _reconstruct(c, "--wall-seconds", "inf"), "--wall-seconds"),
 ]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import math
 import sys
 import types
 import typing
@@ -93,8 +94,8 @@ def _check_ranges(cfg: TrainConfig, loop: LoopConfig) -> None:
     for obj in (cfg, loop):
         for name in _POSITIVE:
             value = getattr(obj, name, None)
-            if value is not None and value <= 0:
-                raise ConfigError(f"--{name.replace('_', '-')} must be > 0, got {value}")
+            if value is not None and not (math.isfinite(value) and value > 0):  # nan passes a `<= 0` test
+                raise ConfigError(f"--{name.replace('_', '-')} must be a finite number > 0, got {value}")
     checks = [(cfg.seed >= 0, f"--seed must be >= 0, got {cfg.seed}"),
               (cfg.max_steps == -1 or cfg.max_steps > 0, f"--max-steps must be -1 (no limit) or > 0, got {cfg.max_steps}"),
               (0 < cfg.bottleneck_ratio <= 1, f"--bottleneck-ratio must be in (0, 1], got {cfg.bottleneck_ratio}"),

@@ -33,13 +33,20 @@ from .fields import (
 __all__ = ["check_finite", "check_tick_format", "validate_spec"]
 
 
+MAX_ABS_VALUE = 1e100
+"""Largest magnitude a chart draws: beyond it an axis span (max - min) or a tick step overflows to
+inf and matplotlib draws a blank chart (``render`` of +-1e308 exited 0 with nothing drawn)."""
+
+
 def check_finite(values, path: str) -> None:
-    """Raise SpecError if any value is NaN/inf or not a number."""
+    """Raise SpecError if any value is NaN/inf, not a number, or beyond +-:data:`MAX_ABS_VALUE`."""
     for i, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise SpecError(f"{path}[{i}]", f"expected a number, got {v!r}")
         if not math.isfinite(v):
             raise SpecError(f"{path}[{i}]", f"must be finite, got {v!r}")
+        if abs(v) > MAX_ABS_VALUE:
+            raise SpecError(f"{path}[{i}]", f"{v!r} is too large to draw (at most +-{MAX_ABS_VALUE:g})")
 
 
 def check_tick_format(fmt: Any, path: str = "spec.axes.tick_format") -> None:

@@ -40,9 +40,9 @@ __all__ = [
     "load_release_rows",
     "read_json",
     "read_release_card",
-    "verify_release_data",
     "sample_files",
     "sample_model",
+    "verify_release_data",
     "write_samples",
 ]
 
