@@ -17,7 +17,9 @@ them are on disk, so outputs that belong together (``report.json`` + ``report.md
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterator, Mapping
@@ -39,6 +41,7 @@ def _write_all(fh, data: bytes) -> None:
 def _staged(path: Path) -> Iterator[tuple[Path, IO[bytes]]]:
     """A new temp file beside ``path``, open for writing; flushed and fsynced on exit, removed on failure."""
     refuse_foreign(path)  # before any work: a device or FIFO named as the output is never ours
+    _remove_orphans(path)
     # The pid in the name tells whose file it is; O_EXCL never reuses someone else's, and
     # mode 0o666 lets the umask decide the permissions exactly as a plain open() would.
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
@@ -52,9 +55,46 @@ def _staged(path: Path) -> Iterator[tuple[Path, IO[bytes]]]:
             # Delayed allocation can report a full disk only here; renaming before it
             # would put an empty or cut-off file in place of a good one.
             os.fsync(fh.fileno())
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.filename is None:  # a full disk said "[Errno 28] No space left on device" with no path
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+_ORPHAN = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)-[0-9a-f]{8}\.tmp$")
+
+
+def _remove_orphans(path: Path) -> None:
+    """Remove temp files of ``path`` that a killed writer (SIGKILL: no cleanup ran) left beside
+    it, as a build removes its killed builds' folders; a live writer's temp file is left alone."""
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return  # a folder we cannot list: the write itself will say why
+    for name in names:
+        m = _ORPHAN.match(name)
+        if m is None or m["name"] != path.name or _alive(int(m["pid"])):
+            continue
+        with contextlib.suppress(OSError):
+            orphan = path.parent / name
+            if stat.S_ISREG(orphan.lstat().st_mode):  # only a plain file we could have written
+                orphan.unlink()
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True  # another thread of ours may be writing it
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _replace(tmp: Path, path: Path) -> None:

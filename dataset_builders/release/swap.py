@@ -152,7 +152,13 @@ def clean_leftovers(out_root: Path) -> list[Path]:
     handled = []
     for path in sorted(out_root.iterdir()):
         m = _LEFTOVER.match(path.name)
-        if not m or not path.is_dir():
+        if not m:
+            continue
+        if path.is_symlink() or not path.is_dir():  # a build leaves folders only: never follow a link
+            if m["pid"] is not None and m["host"] == _host() and not _owner_alive(path, int(m["pid"])):
+                path.unlink(missing_ok=True)  # set aside by an older build (a file or link named like the release)
+                _notice(f"removed {path} (not a folder) left by a build (pid {m['pid']})")
+                handled.append(path)
             continue
         if m["pid"] is None or m["host"] != _host():
             why = "it names no owner" if m["pid"] is None else "it belongs to another machine"
