@@ -195,7 +195,8 @@ def _record_wise_summary(records):
         by_domain[r.get("domain") or "?"].append(r)
     return {**pm.probe_summary(list(records)),
             "per_domain_skill": {d: pm.per_skill_accuracy(rs) for d, rs in sorted(by_domain.items())},
-            "per_domain_skill_micro": {d: pm.per_skill_accuracy_micro(rs) for d, rs in sorted(by_domain.items())}}
+            "per_domain_skill_micro": {d: pm.per_skill_accuracy_micro(rs) for d, rs in sorted(by_domain.items())},
+            "paper_per_domain_skill": pm.paper_per_domain_skill(records)}
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -34,6 +34,24 @@ VOCABULARIES: dict[str, dict[str, tuple[str, ...]]] = {
                         "no clear trend", "no consistent trend", "up and down", "goes up and down",
                         "mixed", "irregular"),
     },
+    # What probes draw and ask the name of: a scene object's shape and colour, a chart mark's
+    # named colour. Every drawn value is a key (tests/test_answer_aliases.py holds them to the
+    # renderer's sets), and no synonym names two values.
+    "shape": {
+        "circle": ("circles", "round", "disc", "disk", "round shape"),
+        "square": ("squares", "box"),
+        "triangle": ("triangles", "triangular", "triangular shape"),
+        "star": ("stars", "five-pointed star", "star shape"),
+    },
+    "scene_color": {
+        "red": ("scarlet",), "blue": ("royal blue",), "green": ("emerald",), "yellow": ("gold", "golden"),
+        "purple": ("violet",), "orange": ("dark orange",), "gray": ("grey",), "cyan": ("teal", "turquoise", "aqua"),
+    },
+    "chart_color": {
+        "blue": ("steel blue", "dark blue"), "orange": ("dark orange",), "green": ("dark green",),
+        "red": ("dark red", "crimson"), "purple": ("violet",), "brown": ("dark brown",), "pink": ("orchid",),
+        "gray": ("grey",), "cyan": ("teal", "turquoise", "aqua"), "black": ("dark",), "yellow": ("gold", "golden"),
+    },
 }
 """Vocabulary name -> canonical answer -> synonyms (compared after label normalization)."""
 

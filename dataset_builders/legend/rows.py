@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..release.dataset import GENERATOR_VERSION
+from .aliases import row_aliases_json
 from .elimination import elimination_answerable
 from .program import program_json
 from .space import Unit
@@ -78,6 +79,7 @@ class RowMaker:
         primary = st.evidence_of_item(st.item_of(targets[0])) if targets else ()
         ranks = visual_ranks(st) if tpl.name == "t3_rank" else None
         answerability = intervention_family == "answerability"
+        tolerance, derivation = row_tolerance(tpl, st, answer, answer_type, shot.ticks, params)
         u = self.unit
         return {
             "id": row_id, "image": shot.image, "question": tpl.question(st, params), "answer": answer,
@@ -99,7 +101,8 @@ class RowMaker:
             "occlusion_max": shot.occlusion_max,
             "study_factor": self.study_factor, "study_level": self.study_level,
             "program": program_json(tpl.name, params, u.channels, u.add_labels),
-            "tolerance": row_tolerance(tpl, st, answer, answer_type, shot.ticks),
+            "tolerance": tolerance, "tolerance_derivation": derivation,
+            "answer_aliases": row_aliases_json(u.channels),
             "data_source": u.data_source, "tables_sha256": u.tables_sha256,
         }
 
@@ -113,6 +116,7 @@ LEGEND_COLUMNS: dict[str, str] = {
     "legend_position": "string", "num_series": "int32", "num_points": "int32", "theme": "string",
     "add_labels": "bool", "target": "string", "target_legend_index": "int32", "visual_rank": "int32",
     "evidence": "string", "legend_boxes": "string", "occlusion_max": "float32", "study_factor": "string", "study_level": "string",
-    "program": "string", "tolerance": "string", "data_source": "string", "tables_sha256": "string",
+    "program": "string", "tolerance": "string", "tolerance_derivation": "string", "answer_aliases": "string",
+    "data_source": "string", "tables_sha256": "string",
 }
 """Value columns of every legend row beyond the base columns (``channels`` is a list of strings)."""

@@ -57,7 +57,20 @@ def answer_columns(q: Any, rendered: Any) -> dict[str, str]:
     tpl = TEMPLATES.get(q.template_id)
     tolerance = tolerance_for(tpl.tolerance_rule, q.answer, getattr(rendered, "ticks", {})).to_str() \
         if q.answer_type == "number" else ""
-    return {"tolerance": tolerance, "answer_aliases": aliases_json(tpl.answer_vocabulary)}
+    return {"tolerance": tolerance, "answer_aliases": aliases_json(answer_vocabulary(tpl, q))}
+
+
+_ATTR_VOCABULARY = {"shape": "shape", "color": "scene_color"}
+"""A scene question's asked attribute -> the closed vocabulary its answer comes from."""
+
+
+def answer_vocabulary(tpl: Any, q: Any) -> str:
+    """The row's closed answer vocabulary: the template's own, else that of the scene attribute
+    the question asks for (shape, colour), "" when the answer set is open."""
+    if tpl.answer_vocabulary:
+        return tpl.answer_vocabulary
+    attr = q.program.args.get("attr") if q.answer_type == "label" else None
+    return _ATTR_VOCABULARY.get(attr, "") if isinstance(attr, str) else ""
 
 
 def config_domain(config: str) -> tuple[str, bool]:

@@ -17,6 +17,7 @@ extracted prediction, for stale-prediction detection); ``reasoning_type`` is opt
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from statistics import fmean
@@ -34,6 +35,8 @@ __all__ = [
     "from_items",
     "judge_query",
     "o_r_table",
+    "paper_accuracy",
+    "paper_extract",
     "per_reasoning_type",
     "relative_change",
     "score_family_record",
@@ -77,7 +80,38 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
            CLUSTER_FIELD: doc.get(CLUSTER_FIELD)}
     if verdict is not None:
         rec["judge_verdict"] = verdict
+    # Chartographer's extraction as released, beside ours: the first <answer> block, else the
+    # whole response (our extractor takes the last line), judged the same way.
+    paper = paper_extract(prediction)
+    if judge is None:
+        from ..scoring.typed import score_answer
+
+        paper_ok = score_answer(paper, str(doc.get("answer", "")), str(doc.get("answer_type") or "label"),
+                                tolerance=str(doc.get("tolerance") or "") or None).correct
+    elif paper == s.extracted:
+        paper_ok = correct
+    else:
+        paper_ok = judge.decide(*judge_query(doc, paper)).correct
+    rec["paper_extracted"], rec["paper_correct"] = paper, bool(paper_ok)
     return rec
+
+
+_ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
+
+
+def paper_extract(prediction: str) -> str:
+    """Chartographer's released answer extraction (A.7): the text of the first
+    ``<answer>...</answer>`` block; the whole response (stripped) when there is none."""
+    text = prediction if isinstance(prediction, str) else ""
+    m = _ANSWER_BLOCK.search(text)
+    return (m.group(1) if m else text).strip()
+
+
+def paper_accuracy(records: Iterable[Record], role: str) -> float | None:
+    """Accuracy of ``role`` under the paper's extraction (``paper_correct``); None when no record
+    of that role carries it (records rebuilt from lm-eval items do not)."""
+    vals = [bool(r["paper_correct"]) for r in records if r["role"] == role and "paper_correct" in r]
+    return fmean(vals) if vals else None
 
 
 def judge_query(doc: Record, extracted: str) -> tuple[str, str, str]:
@@ -255,4 +289,6 @@ def family_summary(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
             "CVA_R": conditional_variant_accuracy(records, "reconstruction"),
             "OA_RA_agreement": agreement(table), "O_R_table": table, **update_outcomes(records),
             "per_reasoning_type": per_reasoning_type(records), "families": len(_by_family(records)),
-            "RVC_p_clusters": sign_flip_clusters(records)}
+            "RVC_p_clusters": sign_flip_clusters(records),
+            **{f"paper_{k}": paper_accuracy(records, role)
+               for k, role in (("OA", "original"), ("RA", "reconstruction"), ("VA", "variant"))}}

@@ -29,7 +29,7 @@ from ..scoring.typed import extract_answer, normalize
 
 __all__ = [
     "CPA_OUTCOMES", "cpa_group_accuracy", "cpa_outcomes", "cpa_record", "cpa_summary", "crj_confusion",
-    "crj_metrics", "crj_record", "majority", "one_pass_accuracy", "parse_choice", "parse_verdict",
+    "crj_metrics", "crj_record", "majority", "one_pass_accuracy", "paper_avg", "parse_choice", "parse_verdict",
     "voting_curve",
 ]
 
@@ -127,14 +127,22 @@ def cpa_group_accuracy(records: Iterable[Mapping[str, Any]], field: str, k: int 
     return {g: sum(v) / len(v) for g, v in sorted(groups.items())}
 
 
+def paper_avg(per_criterion: Mapping[str, float]) -> float | None:
+    """ChartJudgeBench's "Avg." column: the unweighted mean of the per-criterion two-pass
+    accuracies (seven criteria, each counting once however many pairs it has), where our
+    ``two_pass_accuracy`` pools the pairs. None without pairs."""
+    return sum(per_criterion.values()) / len(per_criterion) if per_criterion else None
+
+
 def cpa_summary(records: list[Mapping[str, Any]], k: int = 1) -> dict[str, Any]:
     """Every CPA metric in one JSON-able dict."""
     out = cpa_outcomes(records, k)
-    return {"two_pass_accuracy": out["correct"], "one_pass_accuracy": one_pass_accuracy(records, k),
+    per_criterion = cpa_group_accuracy(records, "criterion", k)
+    return {"two_pass_accuracy": out["correct"], "paper_avg": paper_avg(per_criterion), "one_pass_accuracy": one_pass_accuracy(records, k),
             "consistent_wrong_rate": out["consistent_wrong"], "bias_a_rate": out["bias_a"],
             "bias_b_rate": out["bias_b"], "parse_fail_rate": out["parse_fail"],
             "first_position_rate": first_position_rate(records, k),
-            "per_criterion": cpa_group_accuracy(records, "criterion", k),
+            "per_criterion": per_criterion,
             "per_dimension": cpa_group_accuracy(records, "dimension", k),
             "per_chart_kind": cpa_group_accuracy(records, "chart_kind", k), "n_pairs": len(_pairs(records, k))}
 

@@ -40,12 +40,15 @@ from typing import Any
 from ..scoring.typed import score_answer, score_doc
 
 __all__ = [
+    "CR_SKILL",
     "chart_trace",
     "cr_fuzzy_accuracy",
     "item_accuracy",
     "list_f1",
     "macro_of_items",
     "paper_accuracy",
+    "paper_per_domain_skill",
+    "paper_per_skill",
     "parse_failure_rate",
     "per_skill_accuracy",
     "per_skill_accuracy_micro",
@@ -188,6 +191,33 @@ def cr_fuzzy_accuracy(records: Iterable[Mapping[str, Any]], micro: bool = False)
     return fmean(vals) if vals else None
 
 
+CR_SKILL = "complex"
+"""The skill name of ChartProbe's held-out complex-reasoning (CR) probes."""
+
+
+def _pooled(values: Sequence[float]) -> float | None:
+    return fsum(values) / len(values) if values else None
+
+
+def paper_per_skill(records: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
+    """ChartProbe's rule as the paper scores it: every item of a skill pooled (no template
+    macro), a list answer credited with its recall (``paper_accuracy``). ``CR_SKILL`` is CR pooled."""
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        values = groups[r["skill"]]  # a skill whose records lack the value reads None
+        if "paper_accuracy" in r:
+            values.append(float(r["paper_accuracy"]))
+    return {k: _pooled(v) for k, v in sorted(groups.items())}
+
+
+def paper_per_domain_skill(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """:func:`paper_per_skill` within each domain (bar SR as the paper reports it)."""
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for r in records:
+        groups[r.get("domain") or "?"].append(r)
+    return {d: paper_per_skill(rs) for d, rs in sorted(groups.items())}
+
+
 def parse_failure_rate(records: Iterable[Mapping[str, Any]]) -> float | None:
     """Share of records whose answer could not be parsed for their answer type."""
     vals = [float(r["parse_failed"]) for r in records]
@@ -206,9 +236,11 @@ def probe_summary(records: list[Mapping[str, Any]]) -> dict[str, Any]:
     """Everything above in one JSON-able dict (macro averages, ``*_micro`` pooled ones)."""
     lists = [float(r["list_f1"]) for r in records if "list_f1" in r]
     per_skill = _group_macros(records, "skill", ("accuracy", "paper_accuracy"))  # per_skill_accuracy + paper
+    paper = paper_per_skill(records)
     return {"per_skill": per_skill["accuracy"], "per_skill_micro": per_skill_accuracy_micro(records),
             "per_template": per_template_accuracy(records),
             "per_skill_paper": per_skill["paper_accuracy"],
             "list_f1": fmean(lists) if lists else None,
             "cr_fuzzy": cr_fuzzy_accuracy(records), "cr_fuzzy_micro": cr_fuzzy_accuracy(records, micro=True),
-            "parse_failure_rate": parse_failure_rate(records), "n": len(records)}
+            "parse_failure_rate": parse_failure_rate(records), "n": len(records),
+            "paper_per_skill": paper, "paper_cr": paper.get(CR_SKILL)}

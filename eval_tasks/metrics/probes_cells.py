@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from math import fsum
 from typing import Any
 
+from .probes import CR_SKILL
+
 __all__ = ["suite_summary"]
 
 _VALUES = ("accuracy", "paper_accuracy", "fuzzy")
@@ -92,8 +94,14 @@ def suite_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "cr_fuzzy_micro": _mean(_flat(everything, "fuzzy")),
         "parse_failure_rate": _mean(fails),
         "n": len(records),
+        # ChartProbe's own rule as the paper scores it: items pooled per skill, lists by recall
+        "paper_per_skill": {s: _mean(_flat(cs, "paper_accuracy")) for s, cs in by_skill.items()},
+        "paper_cr": _mean(_flat(by_skill.get(CR_SKILL, []), "paper_accuracy")),
         "per_domain_skill": {d: {s: _macro(g, "accuracy") for s, g in _by(dict(cs), lambda k: k[0]).items()}
                              for d, cs in by_domain.items()},
         "per_domain_skill_micro": {d: {s: _mean(_flat(g)) for s, g in _by(dict(cs), lambda k: k[0]).items()}
+                                   for d, cs in by_domain.items()},
+        "paper_per_domain_skill": {d: {s: _mean(_flat(g, "paper_accuracy"))
+                                       for s, g in _by(dict(cs), lambda k: k[0]).items()}
                                    for d, cs in by_domain.items()},
     }

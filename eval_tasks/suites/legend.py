@@ -126,7 +126,8 @@ class LegendSuite(Suite):
         tpl = LEGEND_TEMPLATES.get(name) if name in LEGEND_TEMPLATES else None
         if tpl is not None and tpl.answer_set and row.get("answer_type") == tpl.answer_type:
             return tpl.answer_set
-        return super().closed_answers(row)
+        # A legend row's answer_aliases are channel-value names, not a closed answer set.
+        return super().closed_answers({**row, "answer_aliases": ""})
 
     def answer_space(self, row: Row, pool: Sequence[str]) -> Sequence[str]:
         """The template's answers that can be given on *this* chart: its categories, legend labels

@@ -136,6 +136,11 @@ class LegendTemplate(abc.ABC):
     row's ``tolerance`` (``legend/tolerances.py``); printed values make it exact."""
     reads: ClassVar[int] = 1
     """How many reads the numeric answer adds up (a difference: 2, each off by half a step)."""
+
+    def misreadings(self, st: State, params: dict[str, Any]) -> tuple[float, ...]:
+        """A derived numeric answer recomputed with one mark misread by one category (its
+        neighbouring category or series): what the row's tolerance must not accept."""
+        return ()
     answer_set: ClassVar[tuple[str, ...] | None] = None
     """The closed set a count template's answers come from (validity: majority share vs uniform)."""
 

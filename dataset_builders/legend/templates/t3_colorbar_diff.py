@@ -31,6 +31,19 @@ class ColorbarDiff(LegendTemplate):
         diff = float(vals[params["row"], params["col"]] - vals[params["row"], params["col2"]])
         return fmt(diff) if diff >= st.margin(0.25) else None
 
+    def misreadings(self, st, params):
+        # Either cell read as its neighbour (one row or one column over).
+        vals = st.all_values()
+        r, c1, c2 = params["row"], params["col"], params["col2"]
+        rows, cols = vals.shape
+
+        def near(i, j):
+            return [(i + di, j + dj) for di, dj in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                    if 0 <= i + di < rows and 0 <= j + dj < cols]
+
+        return tuple([float(vals[cell] - vals[r, c2]) for cell in near(r, c1) if cell != (r, c2)]
+                     + [float(vals[r, c1] - vals[cell]) for cell in near(r, c2) if cell != (r, c1)])
+
     def text(self, st, params):
         name, cats = st.chart.data.series[params["row"]].name, st.categories
         return (f"In the row '{name}', what is the value of the cell in column '{cats[params['col']]}' minus "

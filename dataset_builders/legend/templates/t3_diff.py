@@ -32,6 +32,16 @@ class Difference(LegendTemplate):
         # Large enough that a 5% tolerance on the difference is a fair reading error.
         return fmt(diff) if abs(diff) >= st.margin(0.15) else None
 
+    def misreadings(self, st, params):
+        # Either mark read at the neighbouring category (the next bar / point along the axis;
+        # a radar's axes wrap around).
+        a, b = (st.item_of(lb) for lb in params["labels"])
+        vals, p = st.all_values(), params["point"]
+        n = vals.shape[1]
+        near = {(p + d) % n if st.kind == "radar" else p + d for d in (-1, 1)} - {p}
+        near = [q for q in near if 0 <= q < n]
+        return tuple([float(vals[a, q] - vals[b, p]) for q in near] + [float(vals[a, p] - vals[b, q]) for q in near])
+
     def text(self, st, params):
         a, b = params["labels"]
         xs = st.chart.data.x_values

@@ -25,6 +25,7 @@ class ColorOfNamed(Template):
     skill = "grounding"
     answer_type = "label"
     op = "color_of"
+    answer_vocabulary = "chart_color"
     reads = ("data.categories", "encodings")
     description = "Plain colour name of a named bar (segment)."
     phrasings = ("What colour is the {noun} for {label}? Answer with a plain colour name.",
