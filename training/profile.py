@@ -37,7 +37,7 @@ in :mod:`.profile_sources`, whose ``load_profile`` takes any of them or a profil
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .regions import get_region_set
@@ -69,10 +69,30 @@ def cell(correct: float, n: int) -> dict[str, Any]:
 
 
 def benchmark_profile(benchmark: str, records: Iterable[Mapping[str, Any]],
-                      splits: Mapping[str, int] | None = None, tasks: Iterable[str] = ()) -> dict[str, Any]:
-    """One benchmark's section from its scored records (each with the row's region columns)."""
+                      splits: Mapping[str, int] | None = None, tasks: Iterable[str] = (),
+                      record_splits: Sequence[str] | None = None,
+                      task_coverage: Mapping[str, float | None] | None = None) -> dict[str, Any]:
+    """One benchmark's section from its scored records (each with the row's region columns).
+
+    ``record_splits`` names each record's split. The benchmark's extras (LegendBench's §5.1
+    block, ChartProbe's complex reasoning) are never pooled over splits: they are the test
+    split's (study rows apart, they are not the snapshot), and each other split's sit in
+    ``extra_by_split``. ``parse_failure_rate`` is over the covered documents; ``coverage`` is
+    the share of documents the run answered (``missing`` records are not parse failures;
+    ``task_coverage``, task -> share from the results file, counts what a partial run left out).
+    """
+    from chartprobe.eval_tasks.suites._splits import coverage as covered_share
+
     rs = get_region_set(benchmark)
     records = [dict(r) for r in records]
+    labels = list(record_splits) if record_splits is not None else ["test"] * len(records)
+    parts: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r, split in zip(records, labels):
+        if not r.get("study_factor"):  # controlled-study rows are not the snapshot profile
+            parts[split].append(r)
+    extras = rs.extra(parts["test"]) if parts.get("test") else {}
+    extra_by_split = {sp: rs.extra(rows) for sp, rows in sorted(parts.items()) if sp != "test" and rows}
+    covered = [r for r in records if not r.get("missing")]
     trained = [r for r in records if not rs.evaluation_only(r)]
     if not trained:
         raise ProfileError(f"{benchmark}: no scored row outside the evaluation-only sets to profile")
@@ -87,8 +107,12 @@ def benchmark_profile(benchmark: str, records: Iterable[Mapping[str, Any]],
             regions[name] = {v: cell(sum(x), len(x)) for v, x in sorted(sums.items())}
     outcomes = [rs.correct(r) for r in trained]
     return {"splits": dict(splits or {}), "tasks": sorted(set(tasks)),
-            "mean": cell(sum(outcomes), len(outcomes)), "regions": regions, **rs.extra(records),
-            "parse_failure_rate": sum(bool(r.get("parse_failed")) for r in records) / len(records)}
+            "mean": cell(sum(outcomes), len(outcomes)), "regions": regions, **extras,
+            **({"extra_by_split": extra_by_split} if extra_by_split else {}),
+            "extra_split": "test" if extras else None,
+            "coverage": covered_share(records, task_coverage),
+            "parse_failure_rate": (sum(bool(r.get("parse_failed")) for r in covered) / len(covered)
+                                   if covered else None)}
 
 
 def make_profile(sections: Mapping[str, Mapping[str, Any]], *, model: str | None, source: str | None,

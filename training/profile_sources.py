@@ -65,7 +65,7 @@ def _model_name(results: Mapping[str, Any]) -> str | None:
 
 
 def _sections(rows: Mapping[str, dict[str, tuple[str, str, Mapping[str, Any]]]],
-              skipped: dict[str, str]) -> dict[str, dict[str, Any]]:
+              skipped: dict[str, str], task_coverage: Mapping[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """benchmark -> {row id: (task, split, record)} as profile sections; a benchmark whose rows are
     all evaluation-only (a run of ChartProbe's CR tasks alone) is skipped, its tasks saying why."""
     out = {}
@@ -76,7 +76,9 @@ def _sections(rows: Mapping[str, dict[str, tuple[str, str, Mapping[str, Any]]]],
         try:
             out[bench] = benchmark_profile(bench, [rec for _, _, rec in values],
                                            splits=Counter(split for _, split, _ in values),
-                                           tasks=[task for task, _, _ in values])
+                                           tasks=[task for task, _, _ in values],
+                                           record_splits=[split for _, split, _ in values],
+                                           task_coverage=task_coverage)
         except ProfileError as exc:
             skipped.update(dict.fromkeys({task for task, _, _ in values}, str(exc)))
     return out
@@ -212,7 +214,8 @@ def profile_from_results_file(path: str | Path, doc: Mapping[str, Any] | None = 
                 continue
             split = index[task].split if task in index else "test"
             rows[bench][str(r.get("row_id") or r.get("id") or f"{task}:{r.get('doc_id')}")] = (task, split, r)
-    return make_profile(_sections(rows, skipped), model=name, source=str(path), source_kind="chartprobe results",
+    return make_profile(_sections(rows, skipped, prov[name].get("task_coverage")), model=name, source=str(path),
+                        source_kind="chartprobe results",
                         skipped=skipped, lm_eval_tasks=prov[name].get("lm_eval_tasks"))
 
 

@@ -166,13 +166,14 @@ def _suite_diffs(suite: Any, a: Sequence[Record], b: Sequence[Record], n_resampl
     rng_seed = [seed, zlib.crc32(suite.name.encode())]  # the same draws for every metric: the cache hits
     with warnings.catch_warnings():  # a metric constant over the draws (0 vs 0) is an answer, not a problem
         warnings.simplefilter("ignore", DegenerateDataWarning)
-        boot = bootstrap((ia, ib), lambda x, y: np.array([_num(ev(y)[m]) - _num(ev(x)[m]) for m in metrics]),
+        boot = bootstrap((ia, ib),
+                         lambda x, y: np.array([_num(ev(y).get(m)) - _num(ev(x).get(m)) for m in metrics]),
                          paired=True, vectorized=False, n_resamples=n_resamples, method="percentile",
                          rng=np.random.default_rng(rng_seed)).bootstrap_distribution
     boot = np.atleast_2d(boot)
     for i, m in enumerate(metrics):
         observed = _num(vb[m]) - _num(va[m])
-        res = permutation_test((ia, ib), lambda x, y, m=m: _num(ev(y)[m]) - _num(ev(x)[m]),
+        res = permutation_test((ia, ib), lambda x, y, m=m: _num(ev(y).get(m)) - _num(ev(x).get(m)),
                                permutation_type="samples", vectorized=False, n_resamples=n_resamples,
                                alternative="two-sided", rng=np.random.default_rng(rng_seed))
         exact = len(res.null_distribution) == 2 ** n
@@ -190,8 +191,10 @@ def compare_models(merged: Mapping[str, Mapping[str, Sequence[Record]]], a: str,
 
     ``merged`` is model -> suite -> scored records (:func:`~chartprobe.eval_tasks.rescoring.results.load_results`).
     A model that is not there, or two models without a suite in common, is a PredictionsError.
+    Only the test split is compared (``split`` in the result); other splits' records are dropped.
     """
     from ..suites import suite_for_release
+    from ..suites._splits import HEADLINE_SPLIT, headline_records
 
     for name in (a, b):
         if name not in merged:
@@ -199,8 +202,10 @@ def compare_models(merged: Mapping[str, Mapping[str, Sequence[Record]]], a: str,
     shared = sorted(set(merged[a]) & set(merged[b]))
     if not shared:
         raise PredictionsError(f"--compare: {a} and {b} have no suite in common")
-    suites = {s: _suite_diffs(suite_for_release(s), merged[a][s], merged[b][s], n_resamples, seed) for s in shared}
-    return {"a": a, "b": b, "alpha": ALPHA, "n_resamples": n_resamples, "seed": seed,
+    # The test split alone: validation tasks scored into the same folder never enter a comparison.
+    suites = {s: _suite_diffs(suite_for_release(s), headline_records(merged[a][s]), headline_records(merged[b][s]),
+                              n_resamples, seed) for s in shared}
+    return {"a": a, "b": b, "alpha": ALPHA, "n_resamples": n_resamples, "seed": seed, "split": HEADLINE_SPLIT,
             "test": "paired sign-flip permutation test over the suite's units (two-sided), "
                     "95% percentile bootstrap interval over units",
             "suites": suites}

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..suites import suite_for_release
+from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
 from ..suites._task_index import task_index
 from .predictions import PredictionsError, read_json
 
@@ -48,19 +49,36 @@ def _dedupe(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
-    """Per-task metrics and per-suite summaries of one model's records."""
+    """Per-task metrics and per-suite summaries of one model's records.
+
+    ``suites`` holds each suite's summary over its test split alone (the headline); the other splits
+    (validation tasks scored into the same folder) are summarised apart in ``suites_by_split``
+    (suite -> split -> summary), never pooled in. ``suite_coverage`` (suite -> split -> share of
+    documents answered) stands beside every summary; parse-failure rates are over covered documents.
+    """
     index = task_index()
     tasks: dict[str, dict[str, Any]] = {}
     suites: dict[str, Any] = {}
+    other_splits: dict[str, dict[str, Any]] = {}
+    suite_coverage: dict[str, dict[str, float | None]] = {}
     for suite_name, records in sorted(records_by_suite.items()):
         suite = suite_for_release(suite_name)
         by_task: dict[str, list] = defaultdict(list)
         for r in records:
             by_task[r["task"]].append(r)
         for task, recs in sorted(by_task.items()):
-            tasks[task] = {"suite": suite_name, "n": len(recs), "metrics": suite.task_table(index[task], recs)}
-        suites[suite_name] = suite.summarize(_dedupe(records))
-    return {"tasks": tasks, "suites": suites}
+            table = suite.task_table(index[task], recs)
+            table = covered_rates(table, recs, lambda rs, t=index[task], s=suite: s.task_table(t, rs))
+            tasks[task] = {"suite": suite_name, "split": index[task].split, "config": index[task].config,
+                           "n": len(recs), "metrics": table}
+        for split, recs in by_split(_dedupe(records)).items():  # never pooled: one summary per split
+            summary = covered_rates(suite.summarize(recs), recs, suite.summarize)
+            if split == HEADLINE_SPLIT:
+                suites[suite_name] = summary
+            else:
+                other_splits.setdefault(suite_name, {})[split] = summary
+            suite_coverage.setdefault(suite_name, {})[split] = coverage(recs)
+    return {"tasks": tasks, "suites": suites, "suites_by_split": other_splits, "suite_coverage": suite_coverage}
 
 
 _RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, float), "doc_id": (int,)}
@@ -125,6 +143,8 @@ def load_results_with_provenance(paths: Iterable[str | Path]) -> tuple[dict[str,
             mine = prov.setdefault(model, {"releases": {}, "runs": [], "scored_by": [], "lm_eval_tasks": {},
                                            "scorers": {}})
             mine["lm_eval_tasks"].update(entry.get("lm_eval_tasks") or {})
+            mine.setdefault("task_coverage", {}).update(  # what a partial run's records cannot tell
+                {t: e.get("coverage") for t, e in (entry.get("tasks") or {}).items() if isinstance(e, dict)})
             for suite_name, scorer in scorers_of_entry(entry, entry.get("records", {})).items():
                 known = mine["scorers"].setdefault(suite_name, [])
                 if scorer_identity(scorer) not in map(scorer_identity, known):
