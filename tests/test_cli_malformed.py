@@ -84,7 +84,7 @@ def _bar(**changes) -> dict:
 
 
 def _score(c: Case, samples: str, *extra: str) -> list[str]:
-    return ["score", "--samples", samples, "--releases", c.releases(), "--out", c.path("res.json"), *extra]
+    return ["score", "--predictions", samples, "--releases", c.releases(), "--out", c.path("res.json"), *extra]
 
 
 def _report(c: Case, results: str, *extra: str) -> list[str]:
@@ -250,6 +250,7 @@ ROWS = [
     row("eval", "unknown-task-in-list", lambda c: ["eval", "--tasks", f"{TASK},chartprobe_nosuch"], "chartprobe_nosuch"),
     row("eval", "glob-matches-nothing", lambda c: ["eval", "--tasks", "chartprobe_zz*"], "chartprobe_zz*"),
     row("eval", "empty-tasks", lambda c: ["eval", "--tasks", ","], "no task names"),
+    row("eval", "model-unknown", lambda c: ["eval", "--model", "nosuchmodel", "--tasks", TASK], "--model nosuchmodel"),
     row("eval", "limit-not-number", lambda c: _eval("--limit", "ten"), "--limit"),
     row("eval", "limit-zero", lambda c: _eval("--limit", "0"), "--limit"),
     row("eval", "fewshot-not-int", lambda c: _eval("--num_fewshot", "x"), "--num_fewshot"),
@@ -281,25 +282,25 @@ ROWS = [
     row("score", "doc-id-negative", lambda c: _score(c, c.samples(c.line(doc_id=-4))), "doc_id"),
     row("score", "doc-not-in-release", lambda c: _score(c, c.samples(c.line(doc={**c.good_line()["doc"], "id": "zz"}))),
         "not in release"),
-    row("score", "releases-missing", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.path("nope"),
+    row("score", "releases-missing", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases", c.path("nope"),
                                                "--out", c.path("res.json")], "--releases"),
-    row("score", "releases-card-no-header", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "releases-card-no-header", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                                       c.releases(card=b"# title\n"), "--out", c.path("res.json")],
         "README.md"),
-    row("score", "releases-corrupt-parquet", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "releases-corrupt-parquet", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                                        c.releases(parquet=b"PAR1 garbage"), "--out", c.path("res.json")],
         "parquet"),
-    row("score", "out-is-folder", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.releases(),
+    row("score", "out-is-folder", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases", c.releases(),
                                             "--out", c.folder("o")], "is a folder"),
-    row("score", "out-under-file", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.releases(),
+    row("score", "out-under-file", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases", c.releases(),
                                              "--out", c.file("f", "x") + "/res.json"], "not a folder"),
-    row("score", "out-is-fifo", lambda c: ["score", "--samples", c.samples(c.line()), "--releases", c.releases(),
+    row("score", "out-is-fifo", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases", c.releases(),
                                           "--out", c.fifo("res.json")], "FIFO"),
-    row("score", "out-is-symlink", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "out-is-symlink", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                              c.releases(), "--out", c.link("res.json")], "symbolic link"),
-    row("score", "out-is-dev-full", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "out-is-dev-full", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                               c.releases(), "--out", "/dev/full"], "/dev/full: is a character"),
-    row("score", "no-samples-flag", lambda c: ["score", "--out", c.path("res.json")], "--samples"),
+    row("score", "no-samples-flag", lambda c: ["score", "--out", c.path("res.json")], "--predictions"),
     # report: results files (chartprobe score) and validity files (chartprobe validate --out)
     row("report", "results-missing", lambda c: _report(c, c.path("nope.json")), "nope.json"),
     row("report", "results-is-folder", lambda c: _report(c, c.folder("r.json")), "r.json"),
@@ -437,13 +438,13 @@ ROWS = [
                                                       c.path("base")), "--base-eval"),
     row("score", "release-answers-rewritten", lambda c: _score(c, c.samples(c.line()))[:3] + [
         "--releases", c.releases(parquet=_forged_answers(c)), "--out", c.path("res.json")], "changed after the build"),
-    row("score", "release-zero-hash", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "release-zero-hash", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                                 c.releases(card=_zero_hash), "--out", c.path("res.json")],
         "content hash is zeros"),
-    row("score", "release-extra-shard", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "release-extra-shard", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                                   str(Path(_extra_shard(c)).parent), "--out", c.path("res.json")],
         "holds 40 rows, the card says 20"),
-    row("score", "release-stray-shard", lambda c: ["score", "--samples", c.samples(c.line()), "--releases",
+    row("score", "release-stray-shard", lambda c: ["score", "--predictions", c.samples(c.line()), "--releases",
                                                   str(Path(_stray_shard(c)).parent), "--out", c.path("res.json")],
         "test-copy.parquet"),
     row("score", "conflicting-duplicate-lines", lambda c: _score(c, c.samples(

@@ -154,9 +154,27 @@ def check_lm_eval_args(argv: Sequence[str]) -> set[str]:
         raise UsageError("eval: --tasks is required (e.g. --tasks chartprobe_smoke)")
     releases = check_task_names(values["--tasks"], "eval: --tasks") if "--tasks" in values else set()
     _check_numbers(values)
+    _check_model(values)
     _check_paths(values, releases)
     _check_budget(argv)
     return releases
+
+
+def _check_model(values: dict[str, str]) -> None:
+    """An unknown ``--model`` is one line naming it, not lm-eval's 50-line traceback."""
+    name = values.get("--model")
+    if not name:
+        return
+    import lm_eval.models  # noqa: F401  (registers lm-eval's models; names only, no model loads)
+    from lm_eval.api.registry import model_registry
+
+    from . import interleaved_chat  # noqa: F401  (registers chartprobe-chat-completions)
+
+    known = sorted(model_registry.keys())
+    if name not in known:
+        shown = ", ".join(n for n in known if n.startswith(("hf", "local-", "chartprobe", "vllm", "openai")))
+        raise UsageError(f"eval: --model {name}: no such lm-eval model (e.g. {shown}; "
+                         f"{len(known)} in all)")
 
 
 def _check_budget(argv: Sequence[str]) -> None:
