@@ -161,7 +161,7 @@ def run_score(samples: Path, releases: Path, out: Path, num_proc: int) -> tuple[
     """
     import threading
 
-    cmd = [sys.executable, "-m", "chartprobe", "score", "--samples", str(samples), "--out", str(out),
+    cmd = [sys.executable, "-m", "chartprobe", "score", "--predictions", str(samples), "--out", str(out),
            "--releases", str(releases), "--num-proc", str(num_proc), "--quiet"]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)

@@ -11,9 +11,9 @@
     chartprobe tasks-path
     chartprobe lmms-tasks-path                    (the lmms-eval include path)
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--num-proc N]
+    chartprobe score    --predictions PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--num-proc N]
     chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...] [--study study.json ...]
-    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--write-card]
+    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--predictions-out DIR] [--agents a,b] [--write-card]
     chartprobe export vlmevalkit RELEASE --config C --out DIR [--split test]   (VLMEvalKit TSVs + dataset class)
     chartprobe train  --model VLM [--skills P+G] [--select atomic|bottleneck|random] [--profile F]
                       [--budget N] [--volume-matched N] [--eval-tasks T] [--seeds 42,43,44]   (see --help)

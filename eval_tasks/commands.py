@@ -2,12 +2,12 @@
 
     chartprobe tasks-path
     chartprobe eval     <lm_eval arguments...> [--max-gen-toks N]   (adds --include_path for you)
-    chartprobe score    --samples PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
+    chartprobe score    --predictions PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial]
                         [--num-proc N] [--quiet] [--judge [--judge-base-url URL] [--judge-model NAME]
                         [--judge-api-key-env NAME] [--judge-cache DIR] [--judge-concurrency N]]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...] [--study study.json ...]
                         [--compare A B] [--allow-mixed-releases] [--allow-mixed-scorers]
-    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--samples-out DIR] [--agents a,b] [--write-card]
+    chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--predictions-out DIR] [--agents a,b] [--write-card]
 
 ``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its
 subparsers. ``validate`` exits 1 when a validity check fails (argument and data errors stay 2,
@@ -79,6 +79,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     from .answer_judge.options import judge_from_args, lm_eval_judge_notices
     from .rescoring.rescore import write_scored
 
+    if not args.samples:
+        from chartprobe.errors import UsageError
+
+        raise UsageError("score: --predictions PATH [PATH ...] is required (lm-eval --log_samples files or folders)")
     check_num_proc(args.num_proc)
     judge = judge_from_args(args)
     check_output(args.out, "--out")
@@ -150,7 +154,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     from .validity.validate import check_agents, release_dataset
 
-    for flag, path in (("--out", args.out), ("--samples-out", args.samples_out)):
+    for flag, path in (("--out", args.out), ("--predictions-out", args.samples_out)):
         if path:
             check_output(path, flag, folder=True)
     for release in args.release if args.write_card else ():
@@ -158,7 +162,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.across_seeds and (args.write_card or args.samples_out):
         from chartprobe.errors import UsageError
 
-        raise UsageError("--across-seeds checks the releases together: it takes no --write-card or --samples-out")
+        raise UsageError("--across-seeds checks the releases together: it takes no --write-card or --predictions-out")
     # Every card and agent name is checked before the first agent runs or writes anything.
     agents = check_agents(args.agents, [release_dataset(r) for r in args.release])
     # New output folders go as a whole on failure: half an agent's samples would score as a run.
@@ -237,8 +241,12 @@ def known_errors() -> tuple[type[BaseException], ...]:
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add ``score``, ``report`` and ``validate`` to the ``chartprobe`` subparsers."""
     s = sub.add_parser("score", help="rescore saved predictions (lm-eval --log_samples or agents)")
-    s.add_argument("--samples", nargs="+", required=True,
-                   help="samples_<task>_<date>.jsonl files or folders holding them (one folder per model)")
+    s.add_argument("--predictions", dest="samples", nargs="+", metavar="PATH", default=None,
+                   help="saved predictions: lm-eval --log_samples files (samples_<task>_<date>.jsonl) or folders "
+                        "holding them (one folder per model); required (--samples is its deprecated spelling)")
+    from chartprobe.flag_aliases import add_deprecated_alias
+
+    add_deprecated_alias(s, "--samples", "--predictions", "samples", nargs="+", metavar="PATH")
     s.add_argument("--out", required=True, help="results JSON to write")
     s.add_argument("--releases", default=None,
                    help="folder of release folders (chartprobe-<name>/) that holds the gold; default "
@@ -277,7 +285,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")
     v.add_argument("release", nargs="+", help="release folder(s) written by `chartprobe build`")
     v.add_argument("--out", help="folder for validity.md and validity.json")
-    v.add_argument("--samples-out", help="also write the agents' predictions here, one folder per agent")
+    v.add_argument("--predictions-out", dest="samples_out", metavar="DIR",
+                   help="also write the agents' predictions here (lm-eval --log_samples layout), one folder per "
+                        "agent (--samples-out is its deprecated spelling)")
+    from chartprobe.flag_aliases import add_deprecated_alias
+
+    add_deprecated_alias(v, "--samples-out", "--predictions-out", "samples_out", metavar="DIR")
     v.add_argument("--agents", help="comma-separated agent names (default: every applicable agent)")
     v.add_argument("--write-card", action="store_true", help="put the table in each release's README.md")
     v.add_argument("--across-seeds", action="store_true",

@@ -46,9 +46,9 @@ def base_fixture(tmp_path_factory) -> Base:
     root = tmp_path_factory.mktemp("malformed-base")
     release = build_release("smoke", root / "releases", "small").path
     samples, results, validity = root / "samples", root / "results.json", root / "validity"
-    assert main(["validate", str(release), "--agents", "oracle", "--samples-out", str(samples),
+    assert main(["validate", str(release), "--agents", "oracle", "--predictions-out", str(samples),
                  "--out", str(validity)]) == 0
-    assert main(["score", "--samples", str(samples), "--releases", str(release.parent), "--out", str(results)]) == 0
+    assert main(["score", "--predictions", str(samples), "--releases", str(release.parent), "--out", str(results)]) == 0
     return Base(release, samples / "oracle", results, validity / "validity.json")
 
 

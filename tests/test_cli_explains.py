@@ -71,3 +71,25 @@ def test_releases_switch_sets_the_data(tmp_path):
     assert argv == ["--model", "m", "--tasks", "t"] and folder == str(tmp_path)
     done, _ = _run(["eval", "--releases", str(tmp_path / "missing"), "--tasks", "chartprobe_smoke"])
     assert done.returncode == 2 and "no such folder" in done.stderr
+
+
+def test_train_shows_trls_own_bar_unless_no_progress():
+    from chartprobe.training.config import TrainConfig
+    from chartprobe.training.sft import _sft_args
+
+    shown = _sft_args(TrainConfig(model="m", out="/tmp/unused"), bf16=False, has_eval=False)
+    hidden = _sft_args(TrainConfig(model="m", out="/tmp/unused", progress=False), bf16=False, has_eval=False)
+    assert shown.disable_tqdm is False and hidden.disable_tqdm is True
+
+
+def test_score_samples_is_a_deprecated_spelling_of_predictions(tmp_path, capsys):
+    from chartprobe.cli import main
+
+    missing = str(tmp_path / "samples_chartprobe_smoke_2026-01-01T00-00-00.jsonl")
+    assert main(["score", "--samples", missing, "--out", str(tmp_path / "r.json")]) == 2
+    old = capsys.readouterr().err.strip().splitlines()
+    assert main(["score", "--predictions", missing, "--out", str(tmp_path / "r.json")]) == 2
+    new = capsys.readouterr().err.strip().splitlines()
+    assert old[0] == ("chartprobe: warning: --samples is deprecated and will be removed in the next release; "
+                      "use --predictions")
+    assert old[1:] == new and len(new) == 1  # the same command otherwise

@@ -37,7 +37,7 @@ def scored(smoke_release, tmp_path_factory):
     _samples(tmp / "runs" / "B", rows, set(range(18)))
     shutil.copytree(tmp / "runs" / "A", tmp / "runs" / "A2")
     out = tmp / "results.json"
-    assert main(["score", "--samples", str(tmp / "runs"), "--out", str(out),
+    assert main(["score", "--predictions", str(tmp / "runs"), "--out", str(out),
                  "--releases", str(smoke_release.parent)]) == 0
     return tmp, out
 

@@ -399,7 +399,7 @@ def quick_report(tiny_releases, tmp_path_factory):
         runs = run_agents(name, load_release_rows(tiny_releases / f"chartprobe-{name}"), ["oracle", "stale"])
         write_agent_samples(runs, out / "agents")
     agents = [str(p) for p in sorted((out / "agents").iterdir())]
-    assert main(["score", "--samples", *agents, "--releases", str(tiny_releases), "--allow-partial",
+    assert main(["score", "--predictions", *agents, "--releases", str(tiny_releases), "--allow-partial",
                  "--quiet", "--out", str(out / "results.json")]) == 0
     assert main(["report", str(out / "results.json"), "--out", str(out / "report")]) == 0
     return out

@@ -279,9 +279,9 @@ def test_chartprobe_score_reads_the_imported_rows(built, tmp_path):
     release, _, _ = built
     samples = tmp_path / "samples"
     assert main(["validate", str(release), "--agents", "oracle,first_position,always_accept",
-                 "--samples-out", str(samples)]) == 0
+                 "--predictions-out", str(samples)]) == 0
     results = tmp_path / "results.json"
-    assert main(["score", "--samples", str(samples), "--releases", str(release.parent), "--out", str(results)]) == 0
+    assert main(["score", "--predictions", str(samples), "--releases", str(release.parent), "--out", str(results)]) == 0
     models = json.loads(results.read_text())["models"]
     oracle = models["oracle"]["tasks"]
     assert oracle["chartprobe_judge_cpa"]["metrics"]["two_pass_accuracy"] == 1.0

@@ -286,7 +286,7 @@ def runs(families_root, tmp_path_factory) -> Path:
 
 
 def _score(runs: Path, root: Path, out: Path, *extra: str) -> int:
-    return main(["score", "--samples", str(runs), "--out", str(out), "--releases", str(root), "--quiet", *extra])
+    return main(["score", "--predictions", str(runs), "--out", str(out), "--releases", str(root), "--quiet", *extra])
 
 
 def _without_counts(doc: dict[str, Any]) -> dict[str, Any]:

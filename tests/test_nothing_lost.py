@@ -232,7 +232,7 @@ def scored(previous, tmp_path):
     samples = tmp_path / "samples" / "m"
     write_samples(samples, "chartprobe_smoke", rows, ["1"] * len(rows), "2026-01-01T00-00-00.1")
     results = tmp_path / "results.json"
-    assert main(["score", "--samples", str(samples), "--releases", str(out), "--out", str(results)]) == 0
+    assert main(["score", "--predictions", str(samples), "--releases", str(out), "--out", str(results)]) == 0
     return out, samples, results
 
 
@@ -250,7 +250,7 @@ def test_full_disk_during_score_keeps_the_previous_results(scored, monkeypatch, 
     os.replace(results, keep / "results.json")
     before = _mark_previous(keep)
     _disk_full_after(monkeypatch)
-    _fails_on_full_disk(["score", "--samples", str(samples), "--releases", str(out),
+    _fails_on_full_disk(["score", "--predictions", str(samples), "--releases", str(out),
                          "--out", str(keep / "results.json")], capsys)
     assert _snapshot(keep) == before
 

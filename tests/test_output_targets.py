@@ -140,7 +140,7 @@ def test_dev_null_is_refused_and_untouched(tmp_path, capsys):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(BAR))
     for argv in (["render", str(spec), "--out", "/dev/null"],
-                 ["score", "--samples", str(tmp_path / "s"), "--out", "/dev/null"]):
+                 ["score", "--predictions", str(tmp_path / "s"), "--out", "/dev/null"]):
         capsys.readouterr()
         assert_one_error_line(main(argv), capsys.readouterr().err, "/dev/null: is a character device")
     assert _identity(Path("/dev/null")) == before
@@ -161,11 +161,11 @@ def _reconstruct(c: Case, out: str, work: str) -> list[str]:
 COMMANDS = {  # writer -> (argv with the output path T, whether T is a folder output)
     "render --out": (lambda c, t: ["render", _spec(c), "--out", t], False),
     "render --boxes": (lambda c, t: ["render", _spec(c), "--out", c.path("x.png"), "--boxes", t], False),
-    "score --out": (lambda c, t: ["score", "--samples", c.path("s"), "--out", t], False),
+    "score --out": (lambda c, t: ["score", "--predictions", c.path("s"), "--out", t], False),
     "profile --out": (lambda c, t: ["profile", c.path("r.json"), "--out", t], False),
     "report --out": (lambda c, t: ["report", c.path("r.json"), "--out", t], True),
     "validate --out": (lambda c, t: ["validate", c.path("rel"), "--out", t], True),
-    "validate --samples-out": (lambda c, t: ["validate", c.path("rel"), "--samples-out", t], True),
+    "validate --predictions-out": (lambda c, t: ["validate", c.path("rel"), "--predictions-out", t], True),
     "build --out": (lambda c, t: ["build", "smoke", "--out", t, "--quiet"], True),
     "merge --out": (lambda c, t: ["merge", c.folder("shard"), "--out", t, "--quiet"], True),
     "train --out": (lambda c, t: ["train", "--model", c.model(), "--data", c.probes(), "--out", t], True),

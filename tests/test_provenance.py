@@ -46,7 +46,7 @@ def scored(smoke_release, tmp_path_factory):
     (folder / f"samples_chartprobe_smoke_{STAMP}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     (folder / f"results_{STAMP}.json").write_text(json.dumps(RUN))
     out = tmp / "results.json"
-    assert main(["score", "--samples", str(tmp / "runs"), "--out", str(out),
+    assert main(["score", "--predictions", str(tmp / "runs"), "--out", str(out),
                  "--releases", str(smoke_release.parent)]) == 0
     return tmp, out
 
@@ -111,7 +111,7 @@ def test_score_refuses_samples_made_on_another_release(smoke_release, tmp_path, 
     folder.mkdir(parents=True)
     line = {"doc_id": 0, "doc": {**rows[0], "release_hash": "0" * 64}, "resps": [["1"]]}
     (folder / f"samples_chartprobe_smoke_{STAMP}.jsonl").write_text(json.dumps(line) + "\n")
-    assert main(["score", "--samples", str(folder), "--out", str(tmp_path / "r.json"),
+    assert main(["score", "--predictions", str(folder), "--out", str(tmp_path / "r.json"),
                  "--releases", str(smoke_release.parent)]) == 2
     _one_line(capsys, "content hash 000000000000")
 
@@ -156,7 +156,7 @@ def test_chartprobe_eval_stamps_results_and_samples(tiny_vlm, smoke_release, tmp
     assert block["run"]["gen_kwargs"] == {"max_gen_toks": 8} and str(tiny_vlm) in str(block["run"]["model_args"])
     (samples,) = sample_files([out])
     assert {json.loads(x)["doc"]["release_hash"] for x in samples.read_text().splitlines()} == {digest}
-    assert main(["score", "--samples", str(out), "--out", str(tmp_path / "r.json"), "--allow-partial",
+    assert main(["score", "--predictions", str(out), "--out", str(tmp_path / "r.json"), "--allow-partial",
                  "--releases", str(smoke_release.parent)]) == 0
     (model,) = json.loads((tmp_path / "r.json").read_text())["models"].values()
     assert model["runs"][0]["releases"]["smoke"]["content_hash"] == digest

@@ -103,7 +103,7 @@ def test_score_refuses_a_tampered_release(release, tmp_path, capsys, tamper):
     genuine = _hash(release)
     TAMPERED[tamper](release)
     out = tmp_path / "results.json"
-    assert main(["score", "--samples", str(runs), "--releases", str(release.parent), "--out", str(out)]) == 2
+    assert main(["score", "--predictions", str(runs), "--releases", str(release.parent), "--out", str(out)]) == 2
     line = _one_line(capsys)
     assert MESSAGE[tamper] in line and not out.exists(), line
     if tamper == "answers-rewritten":  # both hashes, whole
@@ -195,7 +195,7 @@ def test_conflicting_duplicate_samples_lines_are_refused_identical_ones_deduplic
     line = {"doc_id": 0, "doc": rows[0], "resps": [[rows[0]["answer"]]], "filtered_resps": [rows[0]["answer"]]}
     runs = _samples(tmp_path, release, [line, line])
     out = tmp_path / "r.json"
-    args = ["score", "--samples", str(runs), "--releases", str(release.parent), "--allow-partial"]
+    args = ["score", "--predictions", str(runs), "--releases", str(release.parent), "--allow-partial"]
     assert main([*args, "--out", str(out)]) == 0  # an identical repeat: one record
     records = json.loads(out.read_text())["models"]["m"]["records"]["smoke"]  # columns
     assert records["id"] == [rows[0]["id"]] and records["correct"] == [True]

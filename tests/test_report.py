@@ -75,9 +75,9 @@ def test_agent_samples_look_like_lm_eval_output(agent_samples):
 
 def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probes_release, tmp_path, capsys):
     gold = ["--releases", str(probes_release.parent), "--allow-partial"]  # agents answer what they apply to
-    assert _cli(["score", "--samples", str(agent_samples / "oracle"), str(agent_samples / "blind"),
+    assert _cli(["score", "--predictions", str(agent_samples / "oracle"), str(agent_samples / "blind"),
                  "--out", str(tmp_path / "a.json"), *gold]) == 0
-    assert _cli(["score", "--samples", str(agent_samples / "random"), "--out", str(tmp_path / "b.json"), *gold]) == 0
+    assert _cli(["score", "--predictions", str(agent_samples / "random"), "--out", str(tmp_path / "b.json"), *gold]) == 0
     assert _cli(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--out", str(tmp_path / "rep")]) == 0
     assert "report.md" in capsys.readouterr().out
     rep = json.loads((tmp_path / "rep" / "report.json").read_text())
@@ -167,14 +167,14 @@ def test_samples_from_another_release_are_refused_with_one_line(smoke_release, t
     other = [{**r, "question": r["question"] + " (edited)"} for r in rows[:3]] + \
         [{**r, "id": "not-a-row"} for r in rows[3:4]]
     write_samples(tmp_path / "m", "chartprobe_smoke", other, ["1"] * len(other))
-    code = main(["score", "--samples", str(tmp_path / "m"), "--releases", str(smoke_release.parent),
+    code = main(["score", "--predictions", str(tmp_path / "m"), "--releases", str(smoke_release.parent),
                  "--out", str(tmp_path / "r.json")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "made on another release" in err[0] and "content hash" in err[0]
     assert not (tmp_path / "r.json").exists()
     empty = tmp_path / "no-releases"
     empty.mkdir()
-    assert main(["score", "--samples", str(tmp_path / "m"), "--releases", str(empty),
+    assert main(["score", "--predictions", str(tmp_path / "m"), "--releases", str(empty),
                  "--out", str(tmp_path / "r.json")]) == 2
     assert "is not a release folder" in capsys.readouterr().err
 

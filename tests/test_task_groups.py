@@ -152,7 +152,7 @@ def test_the_readme_umbrella_command_runs_every_benchmark_once(tiny_vlm, release
     assert [t for t in leaves if manager.task_index[t].cfg["task_alias"] not in run.stdout] == []
     assert manager.task_index["chartprobe"].cfg["group_alias"] in run.stdout
     scored = tmp_path / "results.json"
-    score = subprocess.run([sys.executable, "-m", "chartprobe", "score", "--samples", str(out), "--releases",
+    score = subprocess.run([sys.executable, "-m", "chartprobe", "score", "--predictions", str(out), "--releases",
                             str(release_root), "--out", str(scored)], env=env, capture_output=True, text=True,
                            timeout=600, check=False)
     assert score.returncode == 0, score.stderr[-2000:]

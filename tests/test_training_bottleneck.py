@@ -93,7 +93,7 @@ def test_the_every_task_folder_covers_every_benchmark(every_task_run):
 def profile_forms(every_task_run, release_root, tmp_path_factory) -> dict[str, Path]:
     """The three --profile forms of the same run: lm-eval folder, results file, profile file."""
     out = tmp_path_factory.mktemp("forms")
-    assert top_cli(["score", "--samples", str(every_task_run / "random"), "--releases", str(release_root),
+    assert top_cli(["score", "--predictions", str(every_task_run / "random"), "--releases", str(release_root),
                     "--allow-partial", "--out", str(out / "results.json")]) == 0
     assert top_cli(["profile", str(every_task_run), "--out", str(out / "profile.json")]) == 0
     return {"lm-eval folder": every_task_run, "results file": out / "results.json",

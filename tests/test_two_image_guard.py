@@ -44,3 +44,11 @@ def test_max_images_two_passes_the_guard():
     check_image_capacity(["--model", "local-chat-completions", "--model_args", "model=m,max_images=2",
                           "--tasks", "chartprobe_judge_cpa"])  # no error
     check_image_capacity(["--model", "local-chat-completions", "--tasks", "chartprobe_smoke"])  # one image
+
+
+def test_run_eval_guards_python_callers(capsys):
+    from chartprobe.eval_tasks.harness.runner import run_eval
+
+    assert run_eval(["--model", "local-chat-completions", "--model_args", "model=m,base_url=http://127.0.0.1:9/v1",
+                     "--tasks", "chartprobe_judge_crj_repro"]) == 2
+    assert "max_images=2" in capsys.readouterr().err

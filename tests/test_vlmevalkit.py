@@ -150,7 +150,7 @@ def test_crafted_predictions_score_exactly_as_the_same_lm_eval_samples(exported,
         answers = [_wrong(task, keyed[suite_for_task(task).doc_key(d)]) for d in docs]
         write_samples(runs / "lm-model", task, docs, answers, STAMP)
     out = tmp_path / "results.json"
-    assert main(["score", "--samples", str(runs), "--out", str(out), "--releases", str(release_root), "--quiet"]) == 0
+    assert main(["score", "--predictions", str(runs), "--out", str(out), "--releases", str(release_root), "--quiet"]) == 0
     models = json.loads(out.read_text())["models"]
     vk, lm = models["vk-model"], models["lm-model"]
     for field in ("tasks", "suites", "scorers", "records"):
@@ -296,7 +296,7 @@ def test_bad_prediction_files_are_one_error_line(exported, release_root, tmp_pat
             content.to_csv(path, sep="\t", index=False)
         else:
             path.write_text(content or "")
-        code, err = _cli(capsys, "score", "--samples", path, "--out", tmp_path / "r.json", "--releases", release_root)
+        code, err = _cli(capsys, "score", "--predictions", path, "--out", tmp_path / "r.json", "--releases", release_root)
         assert_one_error_line(code, err, fragment)
         path.unlink()
     assert not (tmp_path / "r.json").exists()

@@ -127,7 +127,7 @@ def test_voting_over_three_repeats_scores_right_in_lm_eval_and_in_score(release_
     assert logged and all(len(s.responses) == REPEATS for s in logged)
 
     results = tmp_path / "scored.json"
-    assert main(["score", "--samples", str(tmp_path / "run"), "--out", str(results), "--releases", str(release_root),
+    assert main(["score", "--predictions", str(tmp_path / "run"), "--out", str(results), "--releases", str(release_root),
                  "--allow-partial", "--quiet"]) == 0
     (model,) = json.loads(results.read_text())["models"].values()
     cpa_scored, crj_scored = (model["tasks"][t]["metrics"] for t in tasks)

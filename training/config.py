@@ -98,6 +98,8 @@ class TrainConfig:
     """Log the training loss every this many optimizer steps."""
     eval_at_end: bool = True
     """Report the loss on the selected validation rows after training."""
+    progress: bool = True
+    """Show TRL's own progress bar (steps, loss, time left) while training; --no-progress for logs only."""
 
 
 class ConfigError(ValueError):

@@ -75,7 +75,7 @@ def _sft_args(cfg: TrainConfig, bf16: bool, has_eval: bool):
         completion_only_loss=True, logging_steps=cfg.logging_steps, save_strategy="no", eval_strategy="no",
         report_to=[], seed=cfg.seed, data_seed=cfg.seed, dataloader_num_workers=0,
         dataloader_pin_memory=torch.cuda.is_available(),
-        do_eval=has_eval, disable_tqdm=True)
+        do_eval=has_eval, disable_tqdm=not cfg.progress)  # TRL's own bar (transformers' tqdm)
 
 
 def load_model(cfg: TrainConfig, bf16: bool):

@@ -4,7 +4,7 @@ The default scorer is the typed one (``chartprobe.eval_tasks.scoring.typed``). T
 an LLM judge asked, with the released ``COMPARE_ANSWER`` prompt, whether the extracted prediction
 is equivalent to the gold (:mod:`chartprobe.eval_tasks.answer_judge.client`). Two ways to use it:
 
-- rescoring saved predictions: ``chartprobe score --samples ... --judge --judge-model gpt-4.1-mini``
+- rescoring saved predictions: ``chartprobe score --predictions ... --judge --judge-model gpt-4.1-mini``
   (``--judge-base-url``, ``--judge-api-key-env``, ``--judge-cache``, ``--judge-concurrency``);
 - inside lm-eval: set ``CHARTPROBE_JUDGE_BASE_URL`` / ``CHARTPROBE_JUDGE_MODEL`` (and
   ``CHARTPROBE_JUDGE_API_KEY``; ``CHARTPROBE_JUDGE_CACHE`` moves the reply cache) and run the

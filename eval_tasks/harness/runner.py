@@ -114,8 +114,11 @@ def run_eval(argv: list[str]) -> int:
     evaluation propagate (their traceback is the useful report); ``SystemExit`` from
     argparse or ``validate`` becomes the return value.
     """
+    from .image_guard import check_image_capacity
+
     try:
         full = lm_eval_argv(argv)
+        check_image_capacity(full)  # Python callers too: a two-image task never runs on a one-image model
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

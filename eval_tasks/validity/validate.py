@@ -12,6 +12,7 @@ written in lm-eval ``--log_samples`` layout, one model folder per agent.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,10 @@ class ValidityReport:
     release: str
     dataset: str
     checks: list[Check]
+    skipped: list[Check] = dataclasses.field(default_factory=list)
+    """Checks left out because an agent they judge did not run (``--agents``)."""
+    not_run: list[str] = dataclasses.field(default_factory=list)
+    """Applicable agents left out by ``--agents``: their own checks were never computed."""
 
     @property
     def failed(self) -> list[Check]:
@@ -50,7 +55,30 @@ class ValidityReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"release": self.release, "dataset": self.dataset, "passed": not self.failed,
-                "checks": [dataclasses.asdict(c) for c in self.checks]}
+                "checks": [dataclasses.asdict(c) for c in self.checks],
+                "skipped": [{"check": c.check, "scope": c.scope, "agent": c.agent} for c in self.skipped],
+                "agents_not_run": self.not_run}
+
+
+def agents_judged(check: Check) -> set[str]:
+    """The registered agents a check's ``agent`` field names (``"oracle"``, ``"blind vs majority"``)."""
+    names = set(AGENTS.names())
+    return {word for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", check.agent) if word in names}
+
+
+def split_by_agents(checks: Sequence[Check], ran: Sequence[str] | None) -> tuple[list[Check], list[Check]]:
+    """``(evaluated, skipped)``: with ``ran`` given, a check that judges an agent outside it is skipped.
+
+    Without this, ``--agents oracle`` failed on "legend-order accuracy 0.000": the check read the
+    legend-order agent's missing run as a score of nothing. Checks that name no agent (data checks
+    such as the majority answer share) are always evaluated.
+    """
+    if ran is None:
+        return list(checks), []
+    evaluated, skipped = [], []
+    for c in checks:
+        (evaluated if agents_judged(c) <= set(ran) else skipped).append(c)
+    return evaluated, skipped
 
 
 def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None) -> RunSet:
@@ -136,7 +164,9 @@ def validate_release(release: str | Path, *, samples_out: str | Path | None = No
     runs = run_agents(dataset, load_release_rows(release), agents)
     if samples_out is not None:
         write_agent_samples(runs, Path(samples_out))
-    return ValidityReport(release.name, dataset, suite.checks(runs))
+    not_run = [] if agents is None else [n for n, cls in AGENTS.items()
+                                         if n not in agents and cls().applies_to_suite(suite)]
+    return ValidityReport(release.name, dataset, *split_by_agents(suite.checks(runs), agents), not_run=not_run)
 
 
 def _fmt(value: float | None) -> str:
@@ -161,6 +191,12 @@ def render_markdown(report: ValidityReport, *, include_na: bool = False) -> str:
         shown = f"**{c.status}**" if c.status == "fail" else c.status
         lines.append(f"| {c.check} | `{c.scope}` | {c.agent} | {_fmt(c.value)} | {_tested(c)} | {c.threshold} "
                      f"| {c.n} | {shown} |")
+    if report.not_run:
+        lines += ["", f"Agents not run (--agents), their checks skipped: {', '.join(report.not_run)}."]
+    if report.skipped:
+        names = sorted({f"{c.check} ({c.agent})" for c in report.skipped})
+        lines += ["", f"Skipped {len(report.skipped)} check(s) whose agents did not run (--agents): "
+                  + "; ".join(names) + "."]
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,6 @@
 """What ``ChartprobeDataset.evaluate()`` runs inside VLMEvalKit: ``chartprobe score`` on its prediction file.
 
-The prediction file is scored exactly as ``chartprobe score --samples FILE`` scores it (the same
+The prediction file is scored exactly as ``chartprobe score --predictions FILE`` scores it (the same
 :func:`~chartprobe.eval_tasks.rescoring.rescore.write_scored`): the results JSON is written beside it as
 ``<model>_<task>_chartprobe.json`` (``chartprobe report`` reads it), and the task's metrics
 (lm-eval's table's numbers, headline first) plus its document count are returned to VLMEvalKit.
