@@ -1,0 +1,172 @@
+"""The diagnosis that opens ``report.md``: per model, its weakest capability and its strongest shortcut signal.
+
+Both are computed from the model's test-split records, never written around a fixed claim:
+
+- *capabilities*: every capability the suites score on rows (probes per skill, legend per stage,
+  families' variant accuracy on solved originals), each a share with a cluster-bootstrap 95%
+  interval over the suite's units (:func:`..metrics.bootstrap.interval`); the weakest is the one
+  with the lowest value (ties: the narrower evidence, i.e. the larger n, wins).
+- *shortcut signals*: shares of answers that follow a shortcut instead of the chart (legend-entry
+  order on conflict rotations, the stale answer on chart variants) and the families' relative
+  variant change RVC with its sign-flip p; the strongest is the one with the largest effect
+  (a share, or |RVC| as a fraction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Any
+
+from ..metrics import families as fm
+from ..metrics import legend as lm
+from ..metrics import legend_studies as lst
+from ..metrics.bootstrap import interval, relabel_fields
+
+__all__ = ["Finding", "capabilities", "diagnose", "paragraph", "shortcuts"]
+
+Record = Mapping[str, Any]
+SKILLS = {"P": "perception", "G": "grounding", "SR": "spatial reasoning"}
+"""ChartProbe's skill letters, spelled out in the paragraph."""
+ALPHA = 0.05
+STAGES = {"guide_read": "reading the legend", "bind": "binding legend entries to marks (grounding)",
+          "value_extraction": "value extraction", "reason": "reasoning"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One computed statement: a share (or RVC fraction) with its 95% interval over ``n`` rows."""
+
+    suite: str
+    text: str
+    """What the share measures, e.g. "grounding (probes skill G)"."""
+    value: float
+    low: float | None
+    high: float | None
+    n: int
+    p: float | None = None
+    percent_change: bool = False
+    """RVC: a signed relative change printed in %, its effect is |value|."""
+
+    @property
+    def effect(self) -> float:
+        return abs(self.value)
+
+    def number(self) -> str:
+        """"62% [51, 72]" or "-41% [-55, -27], p = 0.003"."""
+        def pct(v: float | None) -> str:
+            return "–" if v is None else f"{100 * v:.0f}"
+        sign = "+" if self.percent_change and self.value > 0 else ""
+        out = f"{sign}{pct(self.value)}% [{pct(self.low)}, {pct(self.high)}]"
+        return out + (f", p = {self.p:.3g}" if self.p is not None else "")
+
+
+def _finding(suite: str, text: str, metric: Callable[[list], float | None], rows: Sequence[Record],
+             unit: Callable[[Record], Any], relabel: Any = None, **kw: Any) -> Finding | None:
+    value = metric(list(rows))
+    if value is None or not rows:
+        return None
+    ci = interval(metric, rows, unit, iters=400, relabel=relabel)
+    return Finding(suite, text, float(value), ci.low, ci.high, len(rows), **kw)
+
+
+def _correct(r: Record) -> float:
+    return float(r["accuracy"]) if "accuracy" in r else float(bool(r.get("correct")))
+
+
+def _mean_correct(rows: list) -> float | None:
+    return fmean(map(_correct, rows)) if rows else None
+
+
+def _unit(r: Record) -> Any:
+    for key in ("chart_id", "base_id", "family_id", "group_id", "pair_id", "id"):
+        if r.get(key) is not None:
+            return r[key]
+    return id(r)
+
+
+_FAMILY_RELABEL = relabel_fields("family_id")
+
+
+def capabilities(suite: str, rows: Sequence[Record]) -> list[Finding]:
+    """Every row-level capability of one suite's test records, each with its interval."""
+    out: list[Finding | None] = []
+    if suite == "probes":
+        for skill in sorted({str(r.get("skill")) for r in rows if r.get("skill") and not r.get("fuzzy")}):
+            sub = [r for r in rows if str(r.get("skill")) == skill and "fuzzy" not in r]
+            out.append(_finding(suite, f"{SKILLS.get(skill, skill)} (probes skill {skill})", _mean_correct, sub, _unit))
+    elif suite == "legend":
+        for stage, label in STAGES.items():
+            sub = [r for r in rows if lm.stage(r) == stage]
+            out.append(_finding(suite, f"{label} (legend {stage})", _mean_correct, sub, _unit))
+    elif suite == "families":
+        fam = [r for r in rows if r.get("family_id") is not None and r.get("role") in ("original", "variant")]
+        out.append(_finding(suite, "updating answers to chart variants (families CVA)",
+                            fm.conditional_variant_accuracy, fam, lambda r: r["family_id"], _FAMILY_RELABEL))
+    return [f for f in out if f is not None]
+
+
+def _stale_share(rows: list) -> float | None:
+    return fm.update_outcomes(rows).get("SP")
+
+
+def _follow_share(rows: list) -> float | None:
+    # rows carry their parsed verdict ("_follows", computed once): the bootstrap only averages it
+    return fmean(r["_follows"] for r in rows) if rows else None
+
+
+def _rvc(rows: list) -> float | None:
+    change = fm.relative_change(fm.accuracy(rows, "variant"), fm.accuracy(rows, "original"))
+    return None if change is None else change / 100
+
+
+def shortcuts(suite: str, rows: Sequence[Record]) -> list[Finding]:
+    """The shortcut signals the suites compute, on this suite's test records."""
+    out: list[Finding | None] = []
+    if suite == "legend":
+        conflict = [{**r, "_follows": float(lst.follows_legend(r))}
+                    for r in lst.order_rows(rows) if not lst._aligned(r)]
+        out.append(_finding(suite, "follows the legend order instead of the visual rank on conflict rotations",
+                            _follow_share, conflict, _unit))
+    elif suite == "families":
+        fam = [r for r in rows if r.get("family_id") is not None and r.get("role") in ("original", "variant")]
+        out.append(_finding(suite, "repeats the original's answer on chart variants (stale prediction SP)",
+                            _stale_share, fam, lambda r: r["family_id"], _FAMILY_RELABEL))
+        rvc = _finding(suite, "variant accuracy relative to originals (RVC)", _rvc, fam,
+                       lambda r: r["family_id"], _FAMILY_RELABEL, percent_change=True)
+        if rvc is not None:
+            p = fm.sign_flip_test(fam)
+            out.append(Finding(**{**rvc.__dict__, "p": p}))
+    return [f for f in out if f is not None]
+
+
+def diagnose(records: Mapping[str, Sequence[Record]]) -> tuple[Finding | None, Finding | None]:
+    """(weakest capability, strongest shortcut signal) over one model's suites (suite -> test records)."""
+    caps = [c for s, rs in sorted(records.items()) for c in capabilities(s, rs)]
+    cuts = [c for s, rs in sorted(records.items()) for c in shortcuts(s, rs)]
+    weakest = min(caps, key=lambda c: (c.value, -c.n)) if caps else None
+    # Only a signal the data supports is named: a share whose interval excludes 0, an RVC with p < 0.05.
+    real = [c for c in cuts if ((c.p is not None and c.p < ALPHA) if c.percent_change
+                                else (c.low is not None and c.low > 0))]
+    strongest = max(real, key=lambda c: (c.effect, not c.percent_change, c.n)) if real else None
+    return weakest, strongest
+
+
+def paragraph(model: str, records: Mapping[str, Sequence[Record]]) -> str:
+    """The generated paragraph: every clause is a number computed from ``records``."""
+    weakest, strongest = diagnose(records)
+    parts = []
+    if weakest is not None:
+        parts.append(f"Weakest capability: {weakest.text}, {weakest.number()} (n = {weakest.n} rows).")
+    if strongest is not None:
+        if strongest.percent_change:
+            parts.append(f"Strongest shortcut signal: {strongest.text} {strongest.number()} (n = {strongest.n} rows).")
+        else:
+            parts.append(f"Strongest shortcut signal: {strongest.text} in {strongest.number()} "
+                         f"(n = {strongest.n} rows).")
+    elif any(shortcuts(s, rs) for s, rs in records.items()):
+        parts.append("No shortcut signal differs from zero (every share's interval includes 0, RVC p ≥ 0.05).")
+    if not parts:
+        return f"No row-level capability or shortcut signal could be computed for {model}."
+    return f"**{model}.** " + " ".join(parts) + " (95% cluster-bootstrap intervals, test split.)"

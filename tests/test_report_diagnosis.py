@@ -1,0 +1,83 @@
+"""The report's diagnosis paragraph names a model's planted weakness, from the numbers (issue 41, check 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chartprobe.eval_tasks.report.diagnosis import diagnose, paragraph
+
+
+def _probes(g_acc: float, n_charts: int = 40) -> list[dict]:
+    """Probe rows on ``n_charts`` charts: P and SR mostly right, G right on a ``g_acc`` share of charts."""
+    rows = []
+    for c in range(n_charts):
+        for skill, ok in (("P", c % 10 != 0), ("SR", c % 8 != 0), ("G", c < g_acc * n_charts)):
+            rows.append({"chart_id": f"c{c}", "skill": skill, "accuracy": float(ok), "correct": ok})
+    return rows
+
+
+def _legend(follow: bool, n_sets: int = 40) -> list[dict]:
+    """Rank rows of ``n_sets`` base charts: one aligned and two conflict rotations each. A follower
+    answers the target's legend-entry position; a reader answers its visual rank."""
+    rows = []
+    for b in range(n_sets):
+        for rot, legend_index in enumerate((2, 1, 3)):
+            answer = legend_index if follow else 2
+            rows.append({"base_id": f"b{b}", "group_id": f"b{b}", "capability": "reason", "visual_rank": 2,
+                         "target_legend_index": legend_index, "prediction": str(answer), "correct": answer == 2})
+        rows.append({"base_id": f"b{b}", "capability": "guide_read", "correct": b % 9 != 0})
+        rows.append({"base_id": f"b{b}", "capability": "bind", "correct": b % 7 != 0})
+    return rows
+
+
+def _families(stale: bool, n: int = 40) -> list[dict]:
+    """Families with a solved original and two variants: a stale model repeats the original's answer."""
+    rows = []
+    for f in range(n):
+        rows.append({"family_id": f"f{f}", "role": "original", "correct": True, "normalized": "10"})
+        for v in range(2):
+            right = not stale and (f, v) != (0, 0)  # one slip in 80 variants: no real change
+            rows.append({"family_id": f"f{f}", "role": "variant", "correct": right,
+                         "normalized": "10" if stale else ("20" if right else "30")})
+    return rows
+
+
+MODELS = {
+    "grounding-wrong": ({"probes": _probes(0.2), "legend": _legend(False), "families": _families(False)},
+                        "grounding (probes skill G)"),
+    "legend-follower": ({"probes": _probes(0.9), "legend": _legend(True), "families": _families(False)},
+                        "follows the legend order"),
+    "stale": ({"probes": _probes(0.9), "legend": _legend(False), "families": _families(True)},
+              "chart variants"),
+}
+WEAKNESS_WORDS = ("grounding (probes skill G)", "follows the legend order", "chart variants")
+
+
+@pytest.mark.parametrize("model", sorted(MODELS))
+def test_a_planted_weakness_is_named_and_no_other(model):
+    records, words = MODELS[model]
+    text = paragraph(model, records)
+    assert words in text, text
+    for other in WEAKNESS_WORDS:
+        if other != words:
+            assert other not in text, (other, text)
+
+
+def test_the_numbers_in_the_paragraph_are_the_computed_ones():
+    weakest, strongest = diagnose(MODELS["grounding-wrong"][0])
+    assert weakest.text.startswith("grounding") and weakest.value == pytest.approx(0.2) and weakest.n == 40
+    assert weakest.low < 0.2 < weakest.high
+    assert strongest is None  # a reader of the chart: no shortcut share above 0, RVC not significant
+    _, follow = diagnose(MODELS["legend-follower"][0])
+    assert follow.value == pytest.approx(1.0) and follow.n == 80  # two conflict rotations per set
+    assert "100% [100, 100]" in paragraph("m", MODELS["legend-follower"][0])
+    weakest, stale = diagnose(MODELS["stale"][0])
+    assert weakest.text.startswith("updating answers to chart variants") and weakest.value == 0.0
+    assert stale.text.startswith("repeats the original's answer on chart variants") and stale.value == 1.0
+
+
+def test_the_weakest_capability_moves_with_the_data():
+    """Same model, grounding repaired and perception broken: the paragraph follows the numbers."""
+    rows = [{**r, "accuracy": float(r["skill"] != "P"), "correct": r["skill"] != "P"} for r in _probes(1.0)]
+    weakest, _ = diagnose({"probes": rows})
+    assert weakest.text.startswith("perception") and weakest.value == 0.0
