@@ -40,7 +40,7 @@ from reconstruct_standin import scripted_model
 # them), the unshare fallback where it works on this machine
 AVAILABLE = [m for m in MECHANISMS if (m == "bwrap" and MECHANISMS[m].found()) or (m != "bwrap" and not probe(m))]
 ISOLATING = [m for m in AVAILABLE if MECHANISMS[m].isolates_files]
-LIMITS = Limits(cpu_s=2, wall_s=6, memory_mb=1024, output_mb=4, processes=32)
+LIMITS = Limits(cpu_s=2, wall_s=6, memory_mb=1536, output_mb=4, processes=3)  # 512 MB a task
 FIXTURE = Path(__file__).parent / "fixtures" / "reconstruct"
 
 needs_bwrap = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubblewrap is not installed "

@@ -28,20 +28,34 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Limits:
-    """What one job may use. CPU seconds and address space are per process (rlimits), wall time is
-    for the whole job, output is the most any file it writes may hold (stdout and stderr included),
-    processes the most it may run at once (RLIMIT_NPROC, as the unprivileged user it runs as)."""
+    """What one job may use. CPU seconds are per process, wall time is for the whole job, output is
+    the most any file it writes may hold (stdout, stderr and the results included).
+
+    ``memory_mb`` and ``processes`` hold for the whole job: it may run at most ``processes`` tasks
+    at once (threads included; RLIMIT_NPROC, as the unprivileged user it runs as), each with an
+    address space of ``memory_mb / processes`` (RLIMIT_AS), so all of them together stay under
+    ``memory_mb``. (A cgroup v2 leaf would cap the sum directly; the hosts we run on do not delegate
+    one, so the rlimit split is what runs, and :attr:`JobResult.guards` says so.) The interpreter
+    with numpy, pandas and matplotlib loaded needs about 400 MB of address space, hence the
+    defaults: three tasks of 682 MB each."""
 
     cpu_s: float = 20.0
     wall_s: float = 40.0
-    memory_mb: int = 1536
+    memory_mb: int = 2048
     output_mb: int = 16
-    processes: int = 32
+    processes: int = 3
+
+    @property
+    def per_process_mb(self) -> int:
+        """Each task's address space: the job's memory split over its tasks."""
+        return max(1, self.memory_mb // self.processes)
 
     def __post_init__(self) -> None:
         for name in ("cpu_s", "wall_s", "memory_mb", "output_mb", "processes"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"sandbox limit {name} must be positive, got {getattr(self, name)!r}")
+            value = getattr(self, name)
+            # `not x > 0` also refuses NaN; inf is no limit at all
+            if not value > 0 or value == float("inf"):
+                raise ValueError(f"sandbox limit {name} must be a positive finite number, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -74,13 +88,15 @@ stopped it."""
 @dataclass(frozen=True)
 class JobResult:
     """A job's end: ``status`` (one of :data:`STATUSES`), a sentence saying why, and per-call results
-    (empty unless ``ok``)."""
+    (empty unless ``ok``); ``guards``: which job-wide guards ran (memory by cgroup or per-process
+    rlimit, the seccomp filter, the scratch tmpfs), so a record says what contained the code."""
 
     status: str
     reason: str
     results: tuple[CallResult, ...]
     mechanism: str
     wall_s: float
+    guards: tuple[str, ...] = ()
 
 
 class Mechanism(ABC):
@@ -89,6 +105,8 @@ class Mechanism(ABC):
     name: ClassVar[str]
     isolates_files: ClassVar[bool]
     """True when the code sees only the interpreter, its libraries and the scratch folder."""
+    uses_seccomp: ClassVar[bool] = False
+    """True when :meth:`wrap` loads the seccomp filter it is given."""
     description: ClassVar[str]
 
     @abstractmethod
@@ -97,10 +115,12 @@ class Mechanism(ABC):
 
     @abstractmethod
     def wrap(self, python: list[str], scratch: Path, runner: Path, binds: list[Path], limits: Limits,
-             as_root: bool) -> tuple[list[str], str, str]:
+             as_root: bool, seccomp_fd: int | None = None) -> tuple[list[str], str, str]:
         """(command line, the runner's path as the child sees it, the scratch folder's path as the
-        child sees it). ``binds``: folders the interpreter needs (read-only); ``as_root``: the host
-        runs as root (the runner then drops to an unprivileged user itself)."""
+        child sees it). ``scratch``: the host folder holding the job file and font list;
+        ``binds``: folders the interpreter needs (read-only); ``as_root``: the host runs as root (the
+        runner then drops to an unprivileged user itself); ``seccomp_fd``: a filter program to load
+        (:mod:`.seccomp`), for mechanisms that can."""
 
     def signal_of(self, rc: int, stderr: str) -> int:
         """The signal that ended the child (0: none), from the wrapper's exit status: a negative

@@ -4,12 +4,15 @@ read-write. No ``/etc``, no home folder, no project checkout; ``/tmp`` is a smal
 
 from __future__ import annotations
 
+import functools
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 from .base import Limits, Mechanism, mechanism
 
-__all__ = ["Bubblewrap"]
+__all__ = ["Bubblewrap", "scratch_bytes", "version"]
 
 _SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
 """Read-only system folders (on merged-/usr systems the top-level ones are symlinks, kept as such)."""
@@ -35,11 +38,13 @@ class Bubblewrap(Mechanism):
     description = ("bubblewrap: no network, own PID/IPC/UTS namespaces, only the interpreter, its "
                    "libraries (read-only) and one scratch folder visible")
 
+    uses_seccomp = True
+
     def found(self) -> bool:
         return shutil.which("bwrap") is not None
 
     def wrap(self, python: list[str], scratch: Path, runner: Path, binds: list[Path], limits: Limits,
-             as_root: bool) -> tuple[list[str], str, str]:
+             as_root: bool, seccomp_fd: int | None = None) -> tuple[list[str], str, str]:
         cmd = [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--new-session",
                "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
         if as_root:
@@ -49,6 +54,10 @@ class Bubblewrap(Mechanism):
             cmd += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
         else:
             cmd += ["--unshare-user"]
+            if version() >= (0, 8):
+                cmd.append("--disable-userns")  # no nested user namespace (the seccomp filter also refuses it)
+        if seccomp_fd is not None:
+            cmd += ["--seccomp", str(seccomp_fd)]
         for path in _SYSTEM:
             p = Path(path)
             if p.is_symlink():
@@ -63,6 +72,27 @@ class Bubblewrap(Mechanism):
         for path in binds:
             if not any(str(path).startswith(s + "/") or str(path) == s for s in _SYSTEM):
                 cmd += _parents(path, made) + ["--ro-bind", str(path), str(path)]
+        # the scratch folder is a tmpfs of its own, capped in size, gone with the job: nothing the code
+        # writes reaches the host's disk; the job file and font list come in read-only under /job
         cmd += [*_parents(Path("/sandbox/runner.py"), made), "--ro-bind", str(runner), "/sandbox/runner.py",
-                "--bind", str(scratch), "/scratch", "--chdir", "/scratch", "--"]
-        return cmd + python + ["/sandbox/runner.py", "/scratch"], "/sandbox/runner.py", "/scratch"
+                "--ro-bind", str(scratch), "/job",
+                "--perms", "1777", "--size", str(scratch_bytes(limits)), "--tmpfs", "/scratch",
+                "--chdir", "/scratch", "--"]
+        return cmd + python + ["/sandbox/runner.py", "/scratch", "/job"], "/sandbox/runner.py", "/scratch"
+
+
+def scratch_bytes(limits: Limits) -> int:
+    """The scratch tmpfs's size: room for a few pictures and the font list, far below memory."""
+    return limits.output_mb * 4 * 2**20
+
+
+@functools.cache
+def version() -> tuple[int, ...]:
+    """bubblewrap's version (``bwrap --version``: "bubblewrap 0.8.0"); (0,) when it does not say."""
+    try:
+        out = subprocess.run([shutil.which("bwrap") or "bwrap", "--version"], capture_output=True, text=True,
+                             timeout=10, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return (0,)
+    found = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
+    return tuple(int(g) for g in found.groups() if g is not None) if found else (0,)

@@ -3,8 +3,11 @@
 A module may hold only a docstring, imports from :data:`ALLOWED_IMPORTS`, and exactly one top-level
 function, the one the stage asks for. Inside it, no names that reach the interpreter's machinery
 (``exec``, ``open``, ``__import__``, ``getattr`` ...) and no dunder attributes (``__class__``,
-``__globals__`` ...), the usual ways out of a namespace. This is a first filter with clear
-messages for the revise loop; the sandbox (:mod:`.jobs`) is what contains the code.
+``__globals__`` ...), no attributes named like a module that reaches the system (``x.os``,
+``x.subprocess``, ``x.ctypes``, ``x.sys`` ...) and no string holding a dunder name, the usual ways
+out of a namespace. This is a first filter with clear messages for the revise loop, not a
+boundary: Python offers more ways round any such list than it can name. The sandbox (:mod:`.jobs`)
+is what contains the code.
 
 ``ast.parse`` runs under one lock (:data:`_PARSE`): CPython 3.11 keeps the depth counter of its
 AST-to-Python conversion in state shared by all threads, so parses from several reconstruct
@@ -15,9 +18,10 @@ Parsing one chart's code takes well under a millisecond, so serialising it costs
 from __future__ import annotations
 
 import ast
+import re
 import threading
 
-__all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_NAMES", "CodeRejected", "check_code"]
+__all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_ATTRIBUTES", "FORBIDDEN_NAMES", "CodeRejected", "check_code"]
 
 ALLOWED_IMPORTS = frozenset({
     "numpy", "pandas", "matplotlib", "math", "random", "statistics", "itertools", "collections",
@@ -32,6 +36,20 @@ FORBIDDEN_NAMES = frozenset({
     "__spec__",
 })
 
+
+FORBIDDEN_ATTRIBUTES = frozenset({
+    "os", "sys", "subprocess", "ctypes", "ctypeslib", "builtins", "importlib", "posix", "nt", "shutil",
+    "socket", "pty", "signal", "multiprocessing", "threading", "_thread", "gc", "inspect", "marshal",
+    "pickle", "io", "pathlib", "tempfile", "runpy", "codeop", "pkgutil", "sysconfig", "resource",
+    "fcntl", "mmap", "asyncio", "urllib", "http", "ftplib", "smtplib", "webbrowser", "tarfile",
+    "zipfile", "zipimport", "glob", "weakref",
+})
+"""Attribute names that reach a module the allowed ones import internally (``matplotlib.os``,
+``matplotlib.cbook.subprocess``, ``np.ctypeslib.ctypes``); with one leading underscore too
+(``tempfile._os``). A chart has no use for any of them."""
+
+_DUNDER = re.compile(r"__\w+__")
+"""A dunder name inside a string (``operator.attrgetter('__self__.__import__')``)."""
 
 _PARSE = threading.Lock()
 """Held around every ``ast.parse`` of model code (see the module docstring)."""
@@ -62,6 +80,13 @@ def _check_node(node: ast.AST) -> None:
         raise CodeRejected(f"line {node.lineno}: use of {node.id!r}")
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr.endswith("__"):
         raise CodeRejected(f"line {node.lineno}: dunder attribute {node.attr!r}")
+    if isinstance(node, ast.Attribute) and node.attr.removeprefix("_") in FORBIDDEN_ATTRIBUTES:
+        raise CodeRejected(f"line {node.lineno}: attribute {node.attr!r} reaches a module the code may not use")
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        text = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
+        found = _DUNDER.search(text)
+        if found:
+            raise CodeRejected(f"line {node.lineno}: dunder name {found.group()!r} in a string")
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         raise CodeRejected(f"line {node.lineno}: `{type(node).__name__.lower()}` statement")
 

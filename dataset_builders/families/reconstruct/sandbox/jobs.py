@@ -9,6 +9,7 @@ killed at the wall limit and again after every job, so nothing the code started 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import json
@@ -16,6 +17,7 @@ import math
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,14 +28,17 @@ from .base import MECHANISMS, Call, CallResult, JobResult, Limits
 from .check import ALLOWED_IMPORTS, check_code
 from .runtime import (
     EXIT_CPU,
+    EXIT_FILES,
     EXIT_MEMORY,
     EXIT_OUTPUT,
+    MAX_FILES,
     NOBODY,
     child_env,
     font_cache,
     interpreter_binds,
     own_processes,
 )
+from .seccomp import filter_fd
 
 __all__ = ["mechanisms", "probe", "run_calls"]
 
@@ -47,7 +52,8 @@ def _prlimit(limits: Limits, as_root: bool) -> list[str]:
     # RLIMIT_NPROC counts every process of the user: as root the runner switches to uid 65534
     # (nobody), otherwise the user's processes already running count against it.
     nproc = limits.processes + (0 if as_root else own_processes())
-    return [shutil.which("prlimit") or "prlimit", f"--cpu={cpu}:{cpu + 1}", f"--as={limits.memory_mb * 2**20}",
+    return [shutil.which("prlimit") or "prlimit", f"--cpu={cpu}:{cpu + 1}",
+            f"--as={limits.per_process_mb * 2**20}",
             f"--fsize={limits.output_mb * 2**20}", f"--nproc={nproc}", "--core=0", "--"]
 
 
@@ -79,9 +85,12 @@ def _status(rc: int, sig: int, timed_out: bool, limits: Limits, written: int, st
     if timed_out:
         return "timeout", f"ran past the {limits.wall_s:g} s wall-time limit and was killed"
     if rc == EXIT_MEMORY:
-        return "memory", f"ran out of its {limits.memory_mb} MB address space (MemoryError)"
+        return "memory", (f"ran out of memory: {limits.per_process_mb} MB address space per task, "
+                          f"{limits.memory_mb} MB for the job (MemoryError)")
     if rc == EXIT_OUTPUT or sig == signal.SIGXFSZ or written >= limits.output_mb * 2**20:
         return "output", f"wrote more than the {limits.output_mb} MB output limit"
+    if rc == EXIT_FILES:
+        return "output", f"left more than {MAX_FILES} files in its scratch folder"
     if sig == signal.SIGXCPU or rc == EXIT_CPU:
         return "cpu", f"used more than its {limits.cpu_s:g} s of CPU time (SIGXCPU)"
     if sig == signal.SIGKILL:
@@ -93,25 +102,48 @@ def _status(rc: int, sig: int, timed_out: bool, limits: Limits, written: int, st
     return "ok", ""
 
 
-def _results(scratch: Path, calls: list[Call]) -> tuple[CallResult, ...] | None:
-    path = scratch / "results.json"
-    if not path.is_file():
-        return None
-    rows = json.loads(path.read_text(encoding="utf-8"))
+def _results(fd: int, calls: list[Call], limits: Limits) -> tuple[CallResult, ...] | str:
+    """The calls' results from the host's own result file (``fd``, opened before the job started;
+    read by descriptor, so no path the code could replace with a symlink is ever opened), or why
+    there are none. Everything in it is the job's word: size-capped, parsed and shape-checked
+    so that nothing it holds can raise past this function."""
+    cap = limits.output_mb * 2**20
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return "the runner wrote no results"
+    if size > cap:
+        return f"its results passed the {limits.output_mb} MB output limit"
+    try:
+        rows = json.loads(os.pread(fd, size, 0).decode("ascii"))
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        return f"its results are not JSON ({type(exc).__name__}: {str(exc)[:200]})"
     if not isinstance(rows, list) or len(rows) != len(calls):
-        return None
+        return f"its results are not a list of {len(calls)} call results"
     out = []
     for i, (row, call) in enumerate(zip(rows, calls, strict=True)):
-        png = scratch / f"out_{i}.png"
-        data = png.read_bytes() if call.savepath and png.is_file() and not png.is_symlink() else None
-        out.append(CallResult(bool(row.get("ok")), row.get("value"), str(row.get("error", "")), data))
+        if not isinstance(row, dict) or not isinstance(row.get("ok"), bool) \
+                or not isinstance(row.get("error", ""), str):
+            return f"result {i} is not a call result"
+        data = None
+        if call.savepath and isinstance(row.get("png"), str):
+            try:
+                data = base64.b64decode(row["png"], validate=True)
+            except ValueError:
+                return f"result {i} holds a picture that is not base64"
+        out.append(CallResult(row["ok"], row.get("value"), row.get("error", ""), data))
     return tuple(out)
 
 
 def _written(folder: Path) -> int:
     """The largest file the job left (RLIMIT_FSIZE caps each; this catches an exit mid-write)."""
-    sizes = [p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
-    return max(sizes, default=0)
+    biggest = 0
+    for root, _, files in os.walk(folder):  # os.walk never follows a symlinked folder
+        for name in files:
+            with contextlib.suppress(OSError):
+                st = os.lstat(os.path.join(root, name))
+                if stat.S_ISREG(st.st_mode):
+                    biggest = max(biggest, st.st_size)
+    return biggest
 
 
 def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str | None = None,
@@ -139,44 +171,63 @@ def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str
         (scratch / ".mpl").mkdir(parents=True)
         for cached in font_cache().glob("fontlist-*.json"):
             shutil.copyfile(cached, scratch / ".mpl" / cached.name)
-        job = {"calls": [{"code": c.code, "function": c.function, "args": list(c.args), "savepath": c.savepath}
-                         for c in calls], "drop_to": NOBODY if as_root else None,
-               "warm": _WARM if as_root and not box.isolates_files else []}
-        (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
-        if as_root:
-            host.chmod(0o711)  # the unprivileged child must cross it to reach its scratch folder
-            for p in (scratch, *scratch.rglob("*")):
-                os.chown(p, NOBODY, NOBODY)
-        python = [sys.executable, "-s", "-B", *(["-P"] if sys.version_info >= (3, 11) else [])]
-        cmd, _, child_scratch = box.wrap(python, scratch, RUNNER, interpreter_binds(), limits, as_root)
-        out_path, err_path = host / "stdout", host / "stderr"
-        start = time.monotonic()
-        with open(out_path, "wb") as out, open(err_path, "wb") as err:
-            out_path.chmod(0o600)
-            err_path.chmod(0o600)
-            proc = subprocess.Popen(_prlimit(limits, as_root) + cmd, stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=err, env=child_env(child_scratch, private_tmp=box.isolates_files),
-                                    cwd=scratch, start_new_session=True, close_fds=True)
-            timed_out = False
-            try:
-                rc = proc.wait(timeout=limits.wall_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                rc = _stop(proc)
-            finally:
-                _kill(proc.pid, group=True)
-        wall = time.monotonic() - start
-        stderr = err_path.read_bytes()[-4000:].decode("utf-8", "replace")
-        written = max(_written(scratch), out_path.stat().st_size, err_path.stat().st_size)
-        status, reason = _status(rc, box.signal_of(rc, stderr), timed_out, limits, written, stderr)
-        results: tuple[CallResult, ...] = ()
-        if status == "ok":
-            found_results = _results(scratch, calls)
-            if found_results is None:
-                status, reason = "crashed", f"the runner wrote no results: {stderr.strip()[-300:]}"
-            else:
-                results = found_results
-        return JobResult(status, reason, results, mechanism, round(wall, 3))
+        # the results come back through a file of the host's, opened here before the child exists
+        # and outside anything the child can name: no symlink the code plants is ever followed
+        result_fd = os.open(host / "results.json", os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        seccomp = filter_fd() if box.uses_seccomp else None
+        try:
+            return _run(calls, limits, box, as_root, host, scratch, result_fd, seccomp)
+        finally:
+            os.close(result_fd)
+            if seccomp is not None:
+                os.close(seccomp)
+
+
+def _run(calls: list[Call], limits: Limits, box, as_root: bool, host: Path, scratch: Path, result_fd: int,
+         seccomp: int | None) -> JobResult:
+    job = {"calls": [{"code": c.code, "function": c.function, "args": list(c.args), "savepath": c.savepath}
+                     for c in calls], "drop_to": NOBODY if as_root else None, "result_fd": result_fd,
+           "warm": _WARM if as_root and not box.isolates_files else []}
+    (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
+    if as_root:
+        host.chmod(0o711)  # the unprivileged child must cross it to reach its scratch folder
+        for p in (scratch, *scratch.rglob("*")):
+            os.chown(p, NOBODY, NOBODY)
+    guards = (f"memory: rlimit {limits.per_process_mb} MB x {limits.processes} tasks",
+              "seccomp" if seccomp is not None else "no seccomp",
+              "scratch tmpfs" if box.isolates_files else "scratch on host disk")
+    python = [sys.executable, "-s", "-B", *(["-P"] if sys.version_info >= (3, 11) else [])]
+    cmd, _, child_scratch = box.wrap(python, scratch, RUNNER, interpreter_binds(), limits, as_root,
+                                     seccomp_fd=seccomp)
+    out_path, err_path = host / "stdout", host / "stderr"
+    start = time.monotonic()
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        out_path.chmod(0o600)
+        err_path.chmod(0o600)
+        passed = (result_fd,) if seccomp is None else (result_fd, seccomp)
+        proc = subprocess.Popen(_prlimit(limits, as_root) + cmd, stdin=subprocess.DEVNULL, stdout=out,
+                                stderr=err, env=child_env(child_scratch, private_tmp=box.isolates_files),
+                                cwd=scratch, start_new_session=True, close_fds=True, pass_fds=passed)
+        timed_out = False
+        try:
+            rc = proc.wait(timeout=limits.wall_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            rc = _stop(proc)
+        finally:
+            _kill(proc.pid, group=True)
+    wall = time.monotonic() - start
+    stderr = err_path.read_bytes()[-4000:].decode("utf-8", "replace")
+    written = max(_written(scratch), out_path.stat().st_size, err_path.stat().st_size)
+    status, reason = _status(rc, box.signal_of(rc, stderr), timed_out, limits, written, stderr)
+    results: tuple[CallResult, ...] = ()
+    if status == "ok":
+        found = _results(result_fd, calls, limits)
+        if isinstance(found, str):
+            status, reason = "crashed", f"{found}: {stderr.strip()[-300:]}".rstrip(": ")
+        else:
+            results = found
+    return JobResult(status, reason, results, box.name, round(wall, 3), guards)
 
 
 def mechanisms() -> list[str]:

@@ -12,8 +12,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["EXIT_CPU", "EXIT_MEMORY", "EXIT_OUTPUT", "NOBODY", "child_env", "font_cache", "interpreter_binds",
-           "own_processes"]
+__all__ = [
+    "EXIT_CPU",
+    "EXIT_FILES",
+    "EXIT_MEMORY",
+    "EXIT_OUTPUT",
+    "MAX_FILES",
+    "NOBODY",
+    "child_env",
+    "font_cache",
+    "interpreter_binds",
+    "own_processes",
+]
 
 EXIT_MEMORY = 86
 """The runner's exit status when the code ran out of address space (kept equal to runner.py's)."""
@@ -21,6 +31,10 @@ EXIT_OUTPUT = 87
 """The runner's exit status when a write passed the output limit (EFBIG)."""
 EXIT_CPU = 88
 """The runner's exit status at the CPU soft limit (its SIGXCPU handler)."""
+EXIT_FILES = 89
+"""The runner's exit status when the scratch folder holds more than its file-count cap."""
+MAX_FILES = 2000
+"""That cap (kept equal to runner.py's)."""
 NOBODY = 65534
 """The uid/gid a job runs as when the host runs as root."""
 

@@ -26,7 +26,7 @@ class Unshare(Mechanism):
         return shutil.which("unshare") is not None
 
     def wrap(self, python: list[str], scratch: Path, runner: Path, binds: list[Path], limits: Limits,
-             as_root: bool) -> tuple[list[str], str, str]:
+             as_root: bool, seccomp_fd: int | None = None) -> tuple[list[str], str, str]:
         # its own PID namespace too, so whatever the code forks dies with the job and is reaped there
         cmd = [shutil.which("unshare") or "unshare", "--net", "--ipc", "--uts", "--pid", "--fork", "--kill-child"]
         if not as_root:
