@@ -150,7 +150,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="run with the unshare+rlimit fallback, which does not hide host files")
     s.add_argument("--cpu-seconds", type=float, default=20.0, help="CPU time per sandboxed job")
     s.add_argument("--wall-seconds", type=float, default=40.0, help="wall time per sandboxed job")
-    s.add_argument("--memory-mb", type=int, default=1536, help="address space per sandboxed job")
+    s.add_argument("--memory-mb", type=int, default=2048,
+                   help="memory for a whole sandboxed job (its address space split over its 3 tasks)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_reconstruct)
 
