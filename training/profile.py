@@ -82,6 +82,7 @@ def benchmark_profile(benchmark: str, records: Iterable[Mapping[str, Any]],
     ``task_coverage``, task -> share from the results file, counts what a partial run left out).
     """
     from chartprobe.eval_tasks.suites._splits import coverage as covered_share
+    from chartprobe.eval_tasks.suites._splits import covered_rates
 
     rs = get_region_set(benchmark)
     records = [dict(r) for r in records]
@@ -90,8 +91,9 @@ def benchmark_profile(benchmark: str, records: Iterable[Mapping[str, Any]],
     for r, split in zip(records, labels):
         if not r.get("study_factor"):  # controlled-study rows are not the snapshot profile
             parts[split].append(r)
-    extras = rs.extra(parts["test"]) if parts.get("test") else {}
-    extra_by_split = {sp: rs.extra(rows) for sp, rows in sorted(parts.items()) if sp != "test" and rows}
+    extras = covered_rates(rs.extra(parts["test"]), parts["test"], rs.extra) if parts.get("test") else {}
+    extra_by_split = {sp: covered_rates(rs.extra(rows), rows, rs.extra)
+                      for sp, rows in sorted(parts.items()) if sp != "test" and rows}
     covered = [r for r in records if not r.get("missing")]
     trained = [r for r in records if not rs.evaluation_only(r)]
     if not trained:

@@ -20,6 +20,7 @@ from chartprobe.dataset_builders.core.atomic import atomic_write_files
 from ..rescoring.results import load_results_with_provenance
 from ..suites import suite_for_release
 from ..suites._base import Check
+from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
 from ..suites._task_index import task_index
 from ..validity.validate import ValidityReport, render_markdown
 from .markdown import markdown_table
@@ -27,8 +28,10 @@ from .markdown import markdown_table
 __all__ = ["build_report", "markdown_table"]
 
 
-def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, Any]]:
-    """model -> suite -> {summary, headline, tasks}: everything recomputed from records."""
+def _profiles(merged: Mapping[str, Mapping[str, list]],
+              prov: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """model -> suite -> {summary, headline, tasks}: everything recomputed from records; the headline
+    is the test split's (``split``), ``coverage`` per split beside it (``prov``: task coverage of partial runs)."""
     index = task_index()
     out: dict[str, dict[str, Any]] = {}
     for model, by_suite in sorted(merged.items()):
@@ -38,9 +41,16 @@ def _profiles(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, A
             by_task: dict[str, list] = {}
             for r in records:
                 by_task.setdefault(r["task"], []).append(r)
-            summary = suite.summarize(_unique_rows(records))
+            # Never pooled: the headline is the test split's; other splits summarised apart, labelled.
+            parts = by_split(_unique_rows(records))
+            summary = covered_rates(suite.summarize(parts.get(HEADLINE_SPLIT, [])), parts.get(HEADLINE_SPLIT, []),
+                                    suite.summarize)
             out[model][name] = {
-                "summary": summary, "headline": suite.headline(summary),
+                "summary": summary, "headline": suite.headline(summary), "split": HEADLINE_SPLIT,
+                "coverage": {sp: coverage(rs, ((prov or {}).get(model) or {}).get("task_coverage"))
+                             for sp, rs in parts.items()},
+                "other_splits": {sp: covered_rates(suite.summarize(rs), rs, suite.summarize)
+                                 for sp, rs in parts.items() if sp != HEADLINE_SPLIT},
                 "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
                 "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}
     return out
@@ -76,9 +86,12 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
     suites = sorted({s for per in profiles.values() for s in per})
     for name in suites:
         cols = sorted({k for per in profiles.values() if name in per for k in per[name]["headline"]})
-        rows = [[m] + [per[name]["headline"].get(c) for c in cols] + [_scorer_label(per[name].get("scorer"))]
-                for m, per in profiles.items() if name in per]
-        parts += [f"## Comparison: {name}", "", markdown_table(["model", *cols, "scorer"], rows), ""]
+        rows = [[m] + [per[name]["headline"].get(c) for c in cols]
+                + [per[name].get("split"), per[name].get("coverage", {}).get(per[name].get("split")),
+                   _scorer_label(per[name].get("scorer"))]
+                for m, per in profiles.items() if name in per]  # every number names its split and coverage
+        header = ["model", *cols, "split", "coverage", "scorer"]
+        parts += [f"## Comparison: {name}", "", markdown_table(header, rows), ""]
     for model, per in profiles.items():
         parts += [f"## Capability profile: {model}", ""]
         for name, prof in per.items():
@@ -148,7 +161,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     mixed = check_same_releases({m: p["releases"] for m, p in prov.items()}, allow_mixed_releases)
     mixed_scorers = check_same_scorers({m: p["scorers"] for m, p in prov.items()}, allow_mixed_scorers)
     comparison = compare_models(merged, *compare) if compare else None
-    profiles = _profiles(merged)
+    profiles = _profiles(merged, prov)
     _attach_scorers(profiles, prov, comparison)
     from .study import format_study, read_study
 

@@ -117,7 +117,7 @@ class Rescorer:
                 lm_eval_tasks.update(_lm_eval_only(path))
         coverage = self._complete(records, seen)
         judged.run()
-        summary = summarize_records(records)
+        summary = summarize_records(records, coverage)
         for task, entry in summary["tasks"].items():
             entry["coverage"] = coverage[task]
             entry["partial"] = self.allow_partial and entry["coverage"] < 1.0

@@ -48,13 +48,15 @@ def _dedupe(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]],
+                      task_coverage: Mapping[str, float] | None = None) -> dict[str, Any]:
     """Per-task metrics and per-suite summaries of one model's records.
 
     ``suites`` holds each suite's summary over its test split alone (the headline); the other splits
     (validation tasks scored into the same folder) are summarised apart in ``suites_by_split``
     (suite -> split -> summary), never pooled in. ``suite_coverage`` (suite -> split -> share of
     documents answered) stands beside every summary; parse-failure rates are over covered documents.
+    ``task_coverage`` (task -> share answered) counts what a partial run's records leave out.
     """
     index = task_index()
     tasks: dict[str, dict[str, Any]] = {}
@@ -77,7 +79,7 @@ def summarize_records(records_by_suite: Mapping[str, list[dict[str, Any]]]) -> d
                 suites[suite_name] = summary
             else:
                 other_splits.setdefault(suite_name, {})[split] = summary
-            suite_coverage.setdefault(suite_name, {})[split] = coverage(recs)
+            suite_coverage.setdefault(suite_name, {})[split] = coverage(recs, task_coverage)
     return {"tasks": tasks, "suites": suites, "suites_by_split": other_splits, "suite_coverage": suite_coverage}
 
 
