@@ -25,6 +25,11 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # chartspace/ (and, in a staged Space, the chartprobe/ package beside it)
     sys.path.insert(0, str(HERE))
 
+SESSION_CAPACITY = int(os.environ.get("CHARTSPACE_SESSION_CAPACITY", "200"))
+"""Sessions whose state gradio keeps in memory; past it the oldest is dropped (memory levels off)."""
+SESSION_TTL = float(os.environ.get("CHARTSPACE_SESSION_TTL_S", "3600"))
+"""Seconds a session's loaded predictions live after their last change (then the tab starts over)."""
+
 VIEWS = ("probes", "families", "legend", "judge")
 """Dataset views, in tab order (module names under chartspace/views/)."""
 
@@ -57,21 +62,25 @@ def _tab(title: str, key: str, build):
     return handle
 
 
-def build_app(predictions_root: Path | None, workspace, review_root: Path | None = None):
+def build_app(predictions_root: Path | None, workspace, review_root: Path | None = None, preloaded=None):
     """The Blocks app: a header, one tab per dataset view, predictions, leaderboard, profile and generator.
-    ``workspace`` (``chartspace.workspace.Workspace``) holds every file the app writes."""
+    ``workspace`` (``chartspace.workspace.Workspace``) holds every file the app writes;
+    ``preloaded`` (a ``PredictionSet``) is what every session starts with."""
     import gradio as gr
     from chartspace import views
+    from chartspace.images import atomic_image_cache
     from chartspace.predictions import PredictionSet
     from chartspace.source import DataSource
     from chartspace.views import generate, leaderboard, predictions, profile, review
 
+    atomic_image_cache()  # many sessions or models re-rendering one chart must never serve a half file
     source = DataSource()
     # Charts handed to gr.Image become files in gradio's cache: drop those older than an hour.
     with gr.Blocks(title="chartprobe", delete_cache=(3600, 3600)) as demo:
         gr.Markdown(f"# chartprobe\nDiagnostic chart benchmarks, built from charts defined as data. "
                     f"Reading {source.describe()}.")
-        state = gr.State(PredictionSet())
+        # Preloaded runs (``--predictions``) are every session's start; a TTL frees what a session loaded.
+        state = gr.State(preloaded if preloaded is not None else PredictionSet(), time_to_live=SESSION_TTL)
         with gr.Tabs():
             handles = [_tab(m.TITLE, name, lambda m=m: m.build(source, state))
                        for name, m in ((n, views.load(n)) for n in VIEWS)]
@@ -106,10 +115,13 @@ def main(argv: list[str] | None = None) -> None:
 
     root = Path(args.predictions).expanduser().resolve() if args.predictions else None
     review_root = Path(args.review).expanduser().resolve() if args.review else None
-    demo = build_app(root, workspace, review_root)
+    from chartspace.preload import preload
+
+    preloaded = preload(root, workspace.root)  # every run in --predictions, on the leaderboard at start
+    demo = build_app(root, workspace, review_root, preloaded)
     demo.queue(default_concurrency_limit=4)
     demo.launch(server_name=args.host, server_port=args.port, css=CSS, show_error=False,
-                max_file_size=MAX_FILE_BYTES, footer_links=["api", "gradio"], prevent_thread_lock=True,
+                max_file_size=MAX_FILE_BYTES, state_session_capacity=SESSION_CAPACITY, footer_links=["api", "gradio"], prevent_thread_lock=True,
                 app_kwargs={"middleware": [Middleware(UploadGuard, workspace=workspace)]})
     workspace.install_signal_handlers()  # after launch, so that any handler gradio set is chained
     workspace.start_sweeper(demo.upload_file_set)

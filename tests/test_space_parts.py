@@ -111,10 +111,13 @@ def test_filters_only_wrong_and_models_disagree():
 
 
 def test_leaderboard_is_model_by_task_with_stderrs():
-    from chartspace.leaderboard import LM_EVAL, board, cell
+    from chartspace.leaderboard import ALL_METRICS, HEADLINE, LM_EVAL, board, cell
 
     _, two = _preds()
-    b = board(two)
+    headline = board(two)  # the default: each task's first metric
+    assert headline.metric == HEADLINE and [(t, m) for t, m, _ in headline.rows] == [("t1", "accuracy"),
+                                                                                   ("t2", "accuracy")]
+    b = board(two, metric=ALL_METRICS)
     assert (b.source, b.models, b.tasks) == (LM_EVAL, ["a", "b"], ["t1", "t2"])
     cells = {(t, m): [cell(v) for v in vs] for t, m, vs in b.rows}
     assert cells == {("t1", "accuracy"): ["0.500 ± 0.100", "0.250"], ("t1", "f1"): ["n/a", "–"],

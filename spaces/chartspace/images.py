@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["EVIDENCE", "GOLD", "PRED", "data_uri", "draw_boxes", "scaled"]
+__all__ = ["EVIDENCE", "GOLD", "PRED", "atomic_image_cache", "data_uri", "draw_boxes", "scaled"]
 
 GOLD = (20, 150, 60)
 """Gold boxes: green."""
@@ -54,3 +54,44 @@ def draw_boxes(image: Any, boxes: Sequence[tuple[Sequence[float], str, tuple[int
             draw.rectangle([tx - 1, ty, tx + 6 * len(label) + 2, ty + 11], fill=colour)
             draw.text((tx, ty), label, fill=(255, 255, 255))
     return out
+
+
+def atomic_image_cache() -> None:
+    """Make gradio store the images views return (``gr.Image``/``gr.Gallery`` of PIL images)
+    by write-then-rename instead of rewriting the file in place.
+
+    Why: gradio names a cached image by the hash of its bytes and writes it with
+    ``write_bytes``, which truncates the file first. Two sessions (or a tab re-rendered while
+    many models load) returning the same chart rewrite the one file while the server is
+    sending it: the response declared the full size, the file shrank to zero under it
+    (``h11 LocalProtocolError: Too little data for declared Content-Length``) and the page
+    showed a broken image. A rename swaps in a complete file, and a reader still holding
+    the old one reads all of it."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from gradio import processing_utils
+
+    if getattr(processing_utils.save_pil_to_cache, "_chartspace_atomic", False):
+        return
+
+    def save_pil_to_cache(img, cache_dir: str, name: str = "image", format: str = "webp") -> str:
+        data = processing_utils.encode_pil_to_bytes(img, format)
+        folder = Path(cache_dir) / processing_utils.hash_bytes(data)
+        folder.mkdir(exist_ok=True, parents=True)
+        target = (folder / f"{name}.{format}").resolve()
+        if target.is_file() and target.stat().st_size == len(data):
+            return str(target)  # the same bytes are there already (the name is their hash)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".part-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return str(target)
+
+    save_pil_to_cache._chartspace_atomic = True
+    processing_utils.save_pil_to_cache = save_pil_to_cache

@@ -7,11 +7,14 @@ it, on a normal exit (``atexit``) and on SIGTERM/SIGHUP (a handler that cleans u
 chains whatever handler was installed before it).
 
 Uploads are the only thing a visitor can make the Space store, so they are bounded three
-ways: an upload request larger than the room left under the total quota is refused before
-its body is read (:class:`UploadGuard`, ASGI middleware); the files a session holds in its
-upload box count against a per-session quota; and every load deletes the files it was
-given, accepted or rejected, in a ``finally``. Files nobody holds (a tab closed mid-upload,
-a direct POST that never reached a box) are swept after :data:`ORPHAN_SECONDS`.
+ways: an upload request is counted in the bytes actually received, never in what its
+headers announce (:class:`UploadGuard`, ASGI middleware): ``Transfer-Encoding`` is refused,
+a declared ``Content-Length`` past the room left is refused before the body is read, and a
+body that outgrows its declared length or the room left is cut off at that byte with a
+413; the files a session holds in its upload box count against a per-session quota; and
+every load deletes the files it was given, accepted or rejected, in a ``finally``. Files
+nobody holds (a tab closed mid-upload, a direct POST that never reached a box) are swept
+after :data:`ORPHAN_SECONDS`, by a sweep every :data:`SWEEP_SECONDS`.
 """
 
 from __future__ import annotations
@@ -28,10 +31,14 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-__all__ = ["ORPHAN_SECONDS", "QuotaError", "UploadGuard", "Workspace", "quota_from_env"]
+__all__ = ["ORPHAN_SECONDS", "SWEEP_SECONDS", "QuotaError", "UploadGuard", "Workspace", "quota_from_env"]
 
-ORPHAN_SECONDS = 600
-"""An upload held by no session is deleted once it is this old (seconds)."""
+ORPHAN_SECONDS = 45
+"""An upload held by no session is deleted once it is this old (seconds): long enough for the
+page to hand a finished upload to its load handler, short enough that one visitor's abandoned
+uploads do not fill the quota for everybody."""
+SWEEP_SECONDS = 10.0
+"""How often the sweeper looks: an unheld upload is gone within ORPHAN_SECONDS + this (< 1 min)."""
 
 
 def quota_from_env(name: str, default_mb: int) -> int:
@@ -157,7 +164,7 @@ class Workspace:
                if p not in held and _ctime(p) < cutoff]
         self._delete(old)
 
-    def start_sweeper(self, uploaded_set, every: float = 60.0) -> None:
+    def start_sweeper(self, uploaded_set, every: float = SWEEP_SECONDS) -> None:
         """Run :meth:`sweep` over ``uploaded_set`` every ``every`` seconds in a daemon thread."""
         def loop() -> None:
             while not self._closed:
@@ -220,8 +227,15 @@ class Workspace:
 
 
 class UploadGuard:
-    """ASGI middleware: a POST to gradio's ``/upload`` must announce its size, and is refused
-    (413, before its body is read) when that would take the work folder past the total quota."""
+    """ASGI middleware for POSTs to gradio's ``/upload``: counts the body as it arrives.
+
+    ``Transfer-Encoding`` is refused (411: an upload must say its length, and a chunked body
+    beside a ``Content-Length`` is the classic way to make a server trust the wrong one);
+    room for the declared length is reserved before the body is read (413 when there is
+    none); the body is then passed on chunk by chunk, and the first chunk that would take it
+    past its declared length (which is also the room reserved) ends the request with a 413
+    before gradio writes it. So the work folder never grows past the total quota, whatever
+    the headers say."""
 
     def __init__(self, app, workspace: Workspace) -> None:
         self.app = app
@@ -232,16 +246,57 @@ class UploadGuard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
+        if b"transfer-encoding" in headers:
+            await _plain(send, 411, "an upload must not carry Transfer-Encoding; send it with a Content-Length")
+            return
         try:
             length = int(headers.get(b"content-length", b""))
+            if length < 0:
+                raise ValueError(length)
         except ValueError:
             await _plain(send, 411, "an upload must carry a Content-Length header")
             return
         try:
             with self.workspace.reserve(length):
-                await self.app(scope, receive, send)
+                await self._counted(scope, receive, send, length)
         except QuotaError as exc:
             await _plain(send, 413, str(exc))
+
+    async def _counted(self, scope, receive, send, limit: int) -> None:
+        """Run the app with a ``receive`` that counts body bytes and stops at ``limit``."""
+        received = 0
+        over = False
+        started = False
+
+        async def counted_receive():
+            nonlocal received, over
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:  # the body outgrew what it declared: never hand it on
+                    over = True
+                    raise _TooLarge
+            return message
+
+        async def tracked_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted_receive, tracked_send)
+        except _TooLarge:
+            pass
+        except Exception:
+            if not over:
+                raise
+        if over and not started:
+            await _plain(send, 413, f"the upload sent more than the {limit} bytes its Content-Length declared")
+
+
+class _TooLarge(Exception):
+    """Raised inside the app's ``receive`` when a body outgrows its declared length."""
 
 
 async def _plain(send, status: int, text: str) -> None:

@@ -1,8 +1,9 @@
-"""Leaderboard tab: model × task metrics of the loaded runs (:mod:`chartspace.leaderboard`).
+"""Leaderboard tab: one row per loaded model, one column per (task, metric) (:mod:`chartspace.leaderboard`).
 
 Source: lm-eval's own table (``results_*.json`` beside the samples, with its standard
-errors) or ``chartprobe score``'s recomputation from the samples; a metric filter narrows
-the table to one metric across tasks; below it, each run's provenance (release, preset,
+errors) or ``chartprobe score``'s recomputation from the samples; the metric choice shows
+the headline metrics (default; with coverage where the run has it), all metrics, or one
+metric across tasks; each column header names its task's split; below it, each run's provenance (release, preset,
 generator, content hash, lm-eval version, model and generation arguments). Re-rendered whenever
 the tab opens.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from chartspace.html import Markup, esc, info_box, table
-from chartspace.leaderboard import board, cell
+from chartspace.leaderboard import board, cell, split_of
 from chartspace.provenance import provenance_table
 from chartspace.views._common import ViewHandle, guarded
 
@@ -26,10 +27,15 @@ def board_html(preds: Any, source: str | None, metric: str | None) -> tuple[Any,
     b = board(preds, source, metric)
     if not b.rows:
         return b, info_box("Load predictions in the Predictions tab: the leaderboard lists their tasks."), Markup(""), None
-    rows = [[Markup(f"<code>{esc(task)}</code>"), name, *(cell(v) for v in values)] for task, name, values in b.rows]
-    note = Markup(f"{len(b.models)} model(s) × {len(b.tasks)} task(s) — source: <b>{esc(b.source)}</b>")
+    # models as rows: a wide task list stays readable, and a new model is one more row
+    heads = [Markup(f"<code>{esc(task)}</code><br>{esc(name)} <small>[{esc(split_of(task))}]</small>")
+             for task, name, _ in b.rows]
+    rows = [[Markup(f"<b>{esc(model)}</b>"), *(cell(values[i]) for _, _, values in b.rows)]
+            for i, model in enumerate(b.models)]
+    note = Markup(f"{len(b.models)} model(s) × {len(b.tasks)} task(s) — source: <b>{esc(b.source)}</b>"
+                  f" — {esc(b.metric)}")
     header, prov = provenance_table(preds)  # which release and run each number comes from
-    body = Markup(table(["task", "metric", *b.models], rows) + Markup("<h4>Provenance</h4>")
+    body = Markup(table(["model", *heads], rows) + Markup("<h4>Provenance</h4>")
                   + table(header, prov))
     return b, note, body, b.source
 
