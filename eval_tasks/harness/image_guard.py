@@ -69,10 +69,33 @@ def model_max_images(model: str | None, model_args: str) -> int | None:
     return DEFAULT_MAX_IMAGES.get(model or "")
 
 
+_FLAGS = {"--model": "--model", "-M": "--model", "--model_args": "--model_args", "-a": "--model_args",
+          "--tasks": "--tasks", "-t": "--tasks"}
+
+
+def _values(argv: Sequence[str]) -> dict[str, str]:
+    """``--model``, ``--model_args`` and ``--tasks`` of an lm-eval command line (their values joined by commas).
+
+    Its own reader, not :mod:`.eval_args`'s: that module calls the runner, which calls this guard.
+    """
+    out: dict[str, str] = {}
+    for i, arg in enumerate(argv):
+        flag, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if flag not in _FLAGS:
+            continue
+        if not eq:
+            taken = []
+            for following in argv[i + 1:]:
+                if following.startswith("-"):
+                    break
+                taken.append(following)
+            value = ",".join(taken)
+        out[_FLAGS[flag]] = value
+    return out
+
+
 def check_image_capacity(argv: Sequence[str]) -> None:
     """Refuse a run whose tasks carry more images per document than its model sends, in one line."""
-    from .eval_args import _values
-
     if not argv or argv[0] in ("-h", "--help") or not (argv[0] == "run" or argv[0].startswith("-")):
         return
     values = _values(argv)
