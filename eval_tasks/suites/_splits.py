@@ -1,6 +1,6 @@
 """Which split a scored record belongs to, and the coverage of a set of records.
 
-Summaries never pool splits (issue 41): a samples folder may hold a benchmark's test tasks and
+Summaries never pool splits: a samples folder may hold a benchmark's test tasks and
 its validation tasks (``chartprobe_legend`` beside ``chartprobe_legend_val``), and a headline is
 the test split's alone; the other splits are summarised apart, each under its own name. A record
 names its lm-eval task, and the task YAML names the split (:mod:`._task_index`), so the split is
