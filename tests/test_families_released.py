@@ -103,7 +103,10 @@ def test_rows_keep_the_released_questions_and_answers_typed_once_per_family():
 @pytest.mark.parametrize(("answers", "question", "kind", "gold"), [
     (["['14']", "14.0", "9"], "What is the value?", "number", ["14", "14.0", "9"]),
     (["2016", "2019"], "In which year is it highest?", "year", ["2016", "2019"]),
-    (["2016", "2019"], "What is the total?", "number", ["2016", "2019"]),  # no year question: a tolerant number
+    (["2516", "2719"], "What is the total?", "number", ["2516", "2719"]),  # no year, no year question
+    (["2016", "2012"], "Which peak?", "year", ["2016", "2012"]),  # issue 42: years 1900-2099 are exact
+    (["FY2016", "Q3 2019", "Sept 2019", "2016-17", "'16"], "Which?", "year",
+     ["FY2016", "Q3 2019", "Sept 2019", "2016-17", "'16"]),
     (["['Yes']", "False"], "Is 2019 above 2018?", "bool", ["yes", "no"]),
     (["A, B", "['C']", "['A', 'C']"], "Which ones?", "list", ['["A", "B"]', '["C"]', '["A", "C"]']),
     (["Germany", "France"], "Which country?", "label", ["Germany", "France"]),

@@ -17,7 +17,7 @@ answer and the original question:
 | order | type | accepts (every member) | canonical gold |
 |---|---|---|---|
 | 1 | `bool` | yes / no / true / false, any case | `yes` / `no` |
-| 2 | `year` | a 4-digit year 1000-2999, and the question says "year" or "when" | as released |
+| 2 | `year` | a year or period (`is_period_gold`): "FY2016", "'16", "2016-17", "Q3 2019", "Sept 2019", a 4-digit year 1900-2099, or 1000-2999 when the question says "year" or "when" | as released |
 | 3 | `number` | a number, optionally with `,` thousands, `%`, a currency sign, a scale word | as released |
 | 4 | `list` | list literals (JSON or Python), at least one with two or more items; other answers are lists too, split at `;` and `, ` (ChartMuseum writes `Bears, Lions`) | JSON array of strings |
 | 5 | `label` | a short phrase: one line, at most 8 words and 80 characters | as released |
@@ -37,13 +37,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from chartprobe.dataset_builders.core.answer_types import is_period_gold
+
 __all__ = ["ANSWER_RULES", "AnswerRule", "FamilyAnswers", "answer_rule", "type_family", "unwrap"]
 
 MAX_LABEL_WORDS = 8
 MAX_LABEL_CHARS = 80
 _BOOL = {"yes": "yes", "true": "yes", "no": "no", "false": "no"}
-_YEAR = re.compile(r"[12]\d{3}")
-_YEAR_QUESTION = re.compile(r"\b(?:years?|when)\b", re.IGNORECASE)
 _NUMBER = re.compile(
     r"[-+−]?[$€£¥]?\s*(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?\s*"
     r"(?:%|percent|thousand|million|billion|trillion|bn|[kKmMbBT])?")
@@ -105,9 +105,9 @@ def _is_bool(answer: str, question: str) -> bool:
     return answer.strip().rstrip(".").casefold() in _BOOL
 
 
-@answer_rule("year", 2, 'a 4-digit year 1000-2999 and a question that says "year" or "when"')
+@answer_rule("year", 2, "a year or period (FY2016, '16, 2016-17, Q3 2019, Sept 2019; 1000-2999 when asked for a year)")
 def _is_year(answer: str, question: str) -> bool:
-    return _YEAR.fullmatch(answer.strip()) is not None and _YEAR_QUESTION.search(question) is not None
+    return is_period_gold(answer, question)
 
 
 @answer_rule("number", 3, "a number (thousands commas, %, currency sign, scale word allowed)")

@@ -14,12 +14,10 @@ import re
 from dataclasses import dataclass
 
 from chartprobe.dataset_builders.core.tolerance import RELATIVE, Tolerance
-from rapidfuzz import fuzz
 
 from .parsing import (
     ABSTAIN_NORMALIZED,
     LEAD_IN,
-    YEAR_RE,
     Aliases,
     fmt_number,
     iou,
@@ -30,20 +28,23 @@ from .parsing import (
     parse_bbox,
     parse_number,
 )
+from .periods import parse_period
+from .sentences import judge_sentence
 from .words import decision, is_hedge, same_inflected
 
 __all__ = ["ABSTAIN_NORMALIZED", "MATCHERS", "Matcher", "Outcome", "is_abstention", "matcher"]
-TEXT_CORRECT_THRESHOLD = 0.5  # text: correct iff RapidFuzz ratio / 100 >= this
 BBOX_IOU_THRESHOLD = 0.5
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a matcher decides: ``normalized`` is None when the prediction could not be parsed."""
+    """What a matcher decides: ``normalized`` is None when the prediction could not be parsed;
+    ``unsure`` means the matcher cannot tell (a sentence gold it cannot decide: the judge does)."""
 
     score: float
     correct: bool
     normalized: str | None
+    unsure: bool = False
 
 
 MATCHERS: dict[str, Matcher] = {}
@@ -115,11 +116,14 @@ class IntegerMatcher(NumberMatcher):
 
 @matcher("year")
 class YearMatcher(Matcher):
-    """Last 4-digit year (1000-2999); exact string equality, never tolerant."""
+    """Last year or period (year, year range, quarter, month-year; "FY2016", "'16", "2016-17", "Q3 2019", "Sept 2019"); exact, never tolerant.
+
+    Both sides are read by :func:`.periods.parse_period` into one canonical form ("2016",
+    "2016-2017", "2019-Q3", "2019-09"), so 2012 vs 2016 is wrong and "FY2016" vs "2016" right.
+    """
 
     def normalize(self, text, aliases=None):
-        years = YEAR_RE.findall(text)
-        return None if not years or is_hedge(text, years) else years[-1]
+        return parse_period(text)
 
 
 @matcher("label")
@@ -239,12 +243,16 @@ class AbstainMatcher(Matcher):
 
 @matcher("text")
 class TextMatcher(Matcher):
-    """Score = RapidFuzz ``fuzz.ratio`` of :func:`norm_text` forms / 100; correct iff >= 0.5."""
+    """Strict sentence rule: correct iff same content words, numbers, periods and negation; a known opposite or different number is wrong; else unsure.
+
+    See :mod:`.sentences`; an unsure row is neither correct nor wrong and goes to the LLM judge
+    (``--judge``). The fuzzy ratio it replaced let opposites pass ("South America" for "North America").
+    """
 
     def normalize(self, text, aliases=None):
         return norm_text(text) or None
 
     def match(self, pred, gold, aliases=None, tolerance=None):
-        p, g = self.normalize(pred), norm_text(gold)
-        score = fuzz.ratio(p, g) / 100.0 if p else 0.0
-        return Outcome(score, score >= TEXT_CORRECT_THRESHOLD, p)
+        p = self.normalize(pred)
+        verdict = judge_sentence(pred, gold).verdict
+        return Outcome(float(verdict == "correct"), verdict == "correct", p, unsure=verdict == "unsure")

@@ -21,7 +21,9 @@ Rules per type (details in the matcher docstrings):
   (|diff| <= 1e-9 when gold is 0). Both the scaled and the bare value of
   each side are tried, so "1.4 billion" matches gold "1.4" and "1400000000"; "12%" matches 12 and 0.12.
 - integer / count: same parsing, exact equality of an integral value ("12.0" == "twelve" == "12").
-- year: last 4-digit year (1000-2999), exact: "2008" vs "2010" is wrong; "2018 or 2019" is unparsable.
+- year: last year or period (:mod:`.periods`: a year, year range, quarter or month-year, written
+  "FY2016", "'16", "2016-17", "Q3 2019", "Sept 2019"), exact: "2008" vs "2010" is wrong; "2018 or
+  2019" is unparsable.
 - label: casefold/space/punctuation-insensitive exact equality after removing "the answer is"-style
   lead-ins, a leading "the" and a trailing parenthetical; built-in aliases (usa/us/united states, uk/
   united kingdom, ..., month names and abbreviations) plus caller ``aliases`` {canonical: [variants]};
@@ -37,7 +39,9 @@ Rules per type (details in the matcher docstrings):
 - choice: letters A-H ("(A)", "Option A", "A.") or accept/reject (any inflection, negation-aware:
   "I would not accept this" rejects); "A or B" is unparsable; exact.
 - abstain: correct iff the prediction is in the abstention family.
-- text: RapidFuzz ``fuzz.ratio`` of normalized strings / 100; correct iff score >= 0.5.
+- text (a sentence gold): precision first (:mod:`.sentences`): correct only when the content words,
+  numbers, periods and negation agree; wrong on a known opposite ("North"/"South") or a different
+  number; otherwise ``unsure`` (``Score.unsure``), which the LLM judge (``--judge``) resolves.
 
 Never raises on prediction or gold content (only ``ValueError`` for an unknown ``answer_type``).
 Huge outputs are handled in linear time: markers are searched in the last 64 KB of the output and the
@@ -82,6 +86,9 @@ class Score:
     extracted: str
     normalized: str
     abstained: bool
+    unsure: bool = False
+    """The scorer cannot tell (a sentence gold, issue 42): neither correct nor wrong; ``--judge``
+    decides. Counted apart by every metric surface."""
 
 
 _REASONING = r"(?:think|thinking|reasoning|thought|analysis)"
@@ -208,6 +215,7 @@ def score_answer(
         extracted=extracted,
         normalized=normalized or "",
         abstained=abstained,
+        unsure=bool(outcome.unsure) and not abstained,
     )
 
 
