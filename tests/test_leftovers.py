@@ -104,3 +104,15 @@ def test_an_unlistable_samples_folder_is_an_error_not_no_files(tmp_path, monkeyp
     monkeypatch.setattr(os, "scandir", refuse)
     with pytest.raises(PermissionError, match="Permission denied"):
         sample_files([tmp_path / "runs"])
+
+
+def test_judge_cache_lookups_create_no_folder(tmp_path):
+    """A ``score --judge`` whose judge never answers only looks up: no new cache folder is left."""
+    from chartprobe.eval_tasks.answer_judge.cache import CachedReply, JudgeCache
+
+    folder = tmp_path / "judge-cache"
+    cache = JudgeCache(folder)
+    assert cache.get("k") is None and len(cache) == 0 and not folder.exists()
+    cache.put("k", "m", CachedReply("yes", "m"))
+    assert cache.get("k") == CachedReply("yes", "m") and len(cache) == 1 and folder.is_dir()
+    cache.close()

@@ -73,8 +73,11 @@ class JudgeCache:
         return self._db
 
     def get(self, key: str) -> CachedReply | None:
-        """The reply stored under ``key``, or None."""
+        """The reply stored under ``key``, or None (a lookup never creates the cache folder, so a
+        ``score --judge`` whose judge never answered leaves no new folder behind)."""
         with self._lock:
+            if self._db is None and not self.path.is_file():
+                return None
             row = self._conn().execute("SELECT reply, server_model FROM replies WHERE key = ?", (key,)).fetchone()
         return CachedReply(*row) if row else None
 
@@ -88,6 +91,8 @@ class JudgeCache:
 
     def __len__(self) -> int:
         with self._lock:
+            if self._db is None and not self.path.is_file():
+                return 0
             return int(self._conn().execute("SELECT COUNT(*) FROM replies").fetchone()[0])
 
     def close(self) -> None:
