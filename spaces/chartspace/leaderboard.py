@@ -57,9 +57,20 @@ def _tables(preds: PredictionSet, source: str) -> dict[str, dict[str, dict[str, 
     """model -> task -> metric -> (value, stderr) from ``source``."""
     if source == LM_EVAL:
         return {name: run.lm_eval for name, run in preds.runs.items() if run.lm_eval}
-    return {name: {t: {m: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None, None)
-                       for m, v in metrics.items()} for t, metrics in run.task_metrics().items()}
-            for name, run in preds.runs.items() if run.results}
+    out = {}
+    for name, run in preds.runs.items():
+        if not run.results:
+            continue
+        shares = (run.results.get("models", {}).get(name) or {}).get("task_coverage") or {}
+        out[name] = {t: {m: (_num(v), None) for m, v in metrics.items()} for t, metrics in run.task_metrics().items()}
+        for task, share in shares.items():  # a partial run: the share of the split it answered, beside its scores
+            if task in out[name]:
+                out[name][task].setdefault(COVERAGE, (_num(share), None))
+    return out
+
+
+def _num(v) -> float | None:
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 def split_of(task: str) -> str:
