@@ -122,14 +122,19 @@ def _templates_table() -> str:
              "| template | family | capability | answer type | match | legend forms | question |",
              "|---|---|---|---|---|---|---|"]
     for name, cls in LEGEND_TEMPLATES.items():
-        match = card_cell(cls.answer_type, cls.tolerance_rule, cls.reads, printed_note=True)
+        match = card_cell(cls.answer_type, cls.tolerance_rule, 1, printed_note=True)
+        if cls.answer_type == "number" and cls.reads > 1:  # legend/tolerances.py: derived values
+            match += (f"; {cls.reads} reads add in quadrature, capped at half the gap to the nearest "
+                      "single-category misreading (`tolerance_derivation`)")
         if cls.answer_type == "number" and cls.tolerance_rule == "axis":
             match += "; ±5% on a pie without printed values (no scale)"
         lines.append(f"| `{name}` | {cls.task_family} | {cls.capability} | {cls.answer_type} | {match or '—'} | "
                      f"{', '.join(cls.forms)} | {cls.description} |")
     return "\n".join(lines) + ("\n\nT4 (abstention) rows are the answerability variants of these questions. "
                                "Each number row stores its own `tolerance` (`abs:<x>`/`rel:<r>`), computed from "
-                               "the ticks drawn on its image; the scorer uses it.\n")
+                               "the ticks drawn on its image, and `tolerance_derivation` says how; the scorer uses it. "
+                               "`answer_aliases` lists every channel value of the row with the names a person "
+                               "uses for what is drawn.\n")
 
 
 def _interventions_table() -> str:
