@@ -125,8 +125,8 @@ def run_command(func: Callable[[object], int], args: object,
         return func(args)
     try:
         return func(args)
-    except KeyboardInterrupt:
-        print("chartprobe: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # its text, when set, says what was already done (e.g. a swap)
+        print(f"chartprobe: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except Exception as exc:
         if interrupted(exc):

@@ -116,3 +116,26 @@ def test_judge_cache_lookups_create_no_folder(tmp_path):
     cache.put("k", "m", CachedReply("yes", "m"))
     assert cache.get("k") == CachedReply("yes", "m") and len(cache) == 1 and folder.is_dir()
     cache.close()
+
+
+def test_an_interrupt_after_a_completed_swap_says_the_release_is_in_place(tmp_path, monkeypatch, capsys):
+    from chartprobe.errors import run_command
+
+    final, work = tmp_path / "chartprobe-smoke", tmp_path / ".chartprobe-smoke.tmp-x"
+    final.mkdir()
+    (work / "release").mkdir(parents=True)
+
+    def rmtree(path, *args, **kwargs):  # Ctrl-C while the previous release is being deleted
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(swap.shutil, "rmtree", rmtree)
+
+    def command(_args):
+        swap.swap_into_place(work / "release", final, work)
+        return 0
+
+    assert run_command(command, object()) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"chartprobe: interrupted after {final} was put in place (the new release is complete; "
+                   "the previous one set aside is removed by the next build)"], err
+    assert final.is_dir() and not (work / "release").exists()

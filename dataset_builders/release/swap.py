@@ -94,7 +94,11 @@ def swap_into_place(new: Path, final: Path, work: Path) -> None:
         if os.path.lexists(aside) and not os.path.lexists(final):
             os.replace(aside, final)
         raise
-    shutil.rmtree(aside, ignore_errors=True)  # an interrupt here leaves it to clean_leftovers
+    try:
+        shutil.rmtree(aside, ignore_errors=True)  # an interrupt here leaves it to clean_leftovers
+    except KeyboardInterrupt:  # the swap is done: say so, not a bare "interrupted"
+        raise KeyboardInterrupt(f"interrupted after {final} was put in place (the new release is complete; "
+                                "the previous one set aside is removed by the next build)") from None
 
 
 def check_written(folder: Path, num_rows: dict[str, dict[str, int]]) -> None:
