@@ -154,3 +154,21 @@ def test_space_card_lists_every_dataset_the_space_reads():
     text = (ROOT / "spaces" / "README.md").read_text()
     header = yaml.safe_load(text.split("---")[1])
     assert set(header["datasets"]) == {repo for repo, _ in HUB_REPOS.values()}
+
+
+def test_a_tampered_release_is_refused_with_a_visible_error(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+    from chartprobe.dataset_builders.release.hub import build_release
+    from chartspace.source import DataSource, ReleaseUnavailable
+
+    build_release("smoke", tmp_path, "small")
+    monkeypatch.setenv("CHARTPROBE_DATA", str(tmp_path))
+    monkeypatch.setenv("CHARTPROBE_INTEGRITY_CACHE", str(tmp_path / "integrity"))
+    assert DataSource().configs("smoke")  # the genuine release opens
+    shard = sorted((tmp_path / "chartprobe-smoke").rglob("*.parquet"))[0]
+    data = pq.read_table(shard)
+    column = data.column_names.index("answer")
+    answers = data.column("answer").to_pylist()
+    pq.write_table(data.set_column(column, "answer", [[f"{a}-rewritten" for a in answers]]), shard)
+    with pytest.raises(ReleaseUnavailable, match="refused: .*hash to [0-9a-f]{64}, the card says [0-9a-f]{64}"):
+        DataSource().configs("smoke")  # answers rewritten, hash stale: never shown as gold

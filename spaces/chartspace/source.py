@@ -93,6 +93,13 @@ class DataSource:
                 raise ReleaseUnavailable(f"cannot fetch the card of {args['path']}: {exc}") from exc
             folder = Path(card).parent
         meta = read_card_metadata(folder)
+        if "revision" not in args:  # a local folder: its data must be what its card's content hash names
+            from chartprobe.dataset_builders.release.integrity import IntegrityError, check_release_integrity
+
+            try:
+                check_release_integrity(folder, meta)
+            except IntegrityError as exc:  # shown in the page instead of the tampered gold
+                raise ReleaseUnavailable(f"release '{release}' refused: {exc}") from None
         return {c["config_name"]: {f["split"]: f["path"] for f in c["data_files"]} for c in meta.get("configs", [])}
 
     def configs(self, release: str) -> list[str]:
