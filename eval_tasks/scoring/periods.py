@@ -22,9 +22,10 @@ _MONTHS = {
     "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
 }
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_Y4 = r"(?<![\d.,])([12]\d{3})(?![\d]|[.,]\d)"
+_Y4 = r"(?<![\d.,])([12]\d{3})(?![\d]|[.,]\d|['’]?s\b)"  # not "1990s": a decade is no year
 _YY = r"(?:([12]\d{3})|['’‘](\d{2})|(\d{2}))"  # a year after a quarter/month/FY marker
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("range", re.compile(r"between\s+" + _Y4 + r"\s+and\s+(\d{4})(?!\d)", re.I)),
     ("range", re.compile(r"(?:fy\s*)?" + _Y4 + r"\s*(?:-|–|—|/|to|through)\s*(?:fy\s*)?(\d{4}|\d{2})(?!\d)", re.I)),
     ("quarter", re.compile(r"\bq([1-4])\s*(?:of\s+)?(?:fy\s*)?" + _YY + r"(?!\d)", re.I)),
     ("quarter_y", re.compile(r"(?<!\d)([12]\d{3})\s*[-/ ]?\s*q([1-4])\b", re.I)),

@@ -6,6 +6,8 @@ A prediction is **correct** when, after :func:`norm_text`, it equals the gold, o
 - every content word of the prediction is in the gold or is answer filler ("answer", "chart", "shows");
   so an extra entity ("Reading comics and watching TV ...") is never accepted;
 - the numbers and the periods (years, quarters, month-years) of both are the same;
+- the content words come in the same order ("Imports exceeded exports" is not "Exports exceeded
+  imports");
 - a negation ("not", "never", "no") is in both or in neither.
 
 It is **wrong** when the prediction contradicts the gold outright: a word of a known opposite pair
@@ -42,6 +44,7 @@ _PAIRS = (
     "winning losing", "open closed", "full empty", "hot cold", "warm cool", "wet dry", "fast slow",
     "faster slower", "same different", "stable unstable", "legal illegal", "employed unemployed",
     "true false", "yes no", "always never", "all none", "minority majority", "begin end", "start end",
+    "narrow widen", "narrowed widened", "narrowing widening", "shrank grew", "shrinking growing",
     "beginning end", "morning evening", "day night", "summer winter", "spring autumn", "spring fall",
 )
 OPPOSITES: dict[str, frozenset[str]] = {}
@@ -117,9 +120,20 @@ def judge_sentence(pred: str, gold: str) -> SentenceVerdict:
     missing = [w for w in g_content if not _has(w, p_content) and w not in _FILLER]
     extra = [w for w in p_content if not _has(w, g_content) and w not in _FILLER]
     negation_differs = bool(_NEGATION & set(p_words)) != bool(_NEGATION & set(g_words))
-    if (not missing and not extra and not negation_differs and g_periods == p_periods
+    p_order = [w for w in p_content if w not in _FILLER]
+    g_order = [w for w in g_content if w not in _FILLER]
+    same_order = len(p_order) == len(g_order) and all(_has(a, [b]) for a, b in zip(g_order, p_order))
+    if (not missing and not extra and not negation_differs and same_order and g_periods == p_periods
             and g_numbers == p_numbers and g_content):
         return SentenceVerdict("correct", "same content words, numbers and periods")
-    why = ("missing " + ", ".join(missing[:3])) if missing else ("extra " + ", ".join(extra[:3])) if extra else (
-        "negation differs" if negation_differs else "numbers or periods differ")
+    if missing:
+        why = "missing " + ", ".join(missing[:3])
+    elif extra:
+        why = "extra " + ", ".join(extra[:3])
+    elif negation_differs:
+        why = "negation differs"
+    elif not same_order:
+        why = "content words in another order"
+    else:
+        why = "numbers or periods differ"
     return SentenceVerdict("unsure", why)
