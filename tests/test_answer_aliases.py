@@ -156,7 +156,7 @@ def test_probe_release_rows_carry_shape_and_colour_aliases(probes_release):
     from chartprobe.dataset_builders.core.answer_vocab import aliases_json
 
     files = sorted(probes_release.glob("*/*.parquet"))
-    df = pd.concat([pd.read_parquet(f, columns=["answer", "answer_type", "answer_aliases", "program", "template_id"])
+    df = pd.concat([pd.read_parquet(f, columns=["answer", "answer_type", "answer_aliases", "program"])
                     for f in files])
     attrs = df["program"].map(lambda p: json.loads(p).get("args", {}).get("attr"))
     for attr, vocab in (("shape", "shape"), ("color", "scene_color")):
@@ -164,5 +164,6 @@ def test_probe_release_rows_carry_shape_and_colour_aliases(probes_release):
         assert len(rows), attr
         assert (rows["answer_aliases"] == aliases_json(vocab)).all(), attr
         assert rows["answer"].isin(list(json.loads(aliases_json(vocab)))).all(), attr
-    colour = df[df["template_id"] == "G-TV-COLOR"]
+    colour = df[df["program"].map(lambda p: json.loads(p).get("op")) == "color_of"]  # G-TV-COLOR
     assert len(colour) and (colour["answer_aliases"] == aliases_json("chart_color")).all()
+    assert colour["answer"].isin(list(json.loads(aliases_json("chart_color")))).all()
