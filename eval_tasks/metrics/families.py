@@ -80,6 +80,8 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
            CLUSTER_FIELD: doc.get(CLUSTER_FIELD)}
     if verdict is not None:
         rec["judge_verdict"] = verdict
+    if s.unsure and judge is None:  # the typed scorer could not tell: not correct, and counted apart
+        rec["unsure"] = True
     # Chartographer's extraction as released, beside ours: the first <answer> block, else the
     # whole response (our extractor takes the last line), judged the same way.
     paper = paper_extract(prediction)
@@ -290,5 +292,8 @@ def family_summary(records: Iterable[Record], n_resamples: int = SIGN_FLIP_RESAM
             "OA_RA_agreement": agreement(table), "O_R_table": table, **update_outcomes(records),
             "per_reasoning_type": per_reasoning_type(records), "families": len(_by_family(records)),
             "RVC_p_clusters": sign_flip_clusters(records),
+            # Rows the typed scorer left unsure (a sentence gold it cannot decide; issue 42): counted
+            # as not correct above and reported here, so --judge can resolve them.
+            "unsure": sum(1 for r in records if r.get("unsure")),
             **{f"paper_{k}": paper_accuracy(records, role)
                for k, role in (("OA", "original"), ("RA", "reconstruction"), ("VA", "variant"))}}
