@@ -118,12 +118,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from chartprobe.errors import check_output, no_new_folders
+    from chartprobe.errors import UsageError, check_output, no_new_folders
 
     from .report.build import build_report
     from .rescoring.results import load_results
+    from .suites._plots import FORMATS
     from .validity.validate import read_validity
 
+    formats = [f.strip().lower() for f in (args.formats or "png").split(",") if f.strip()]
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise UsageError(f"--formats: unknown figure format {bad[0]!r} (choose from {','.join(FORMATS)})")
     check_output(args.out, "--out", folder=True)
     load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
     read_validity(args.validity or ())
@@ -134,7 +139,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     with no_new_folders(args.out):
         report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
                               allow_mixed_releases=args.allow_mixed_releases,
-                              allow_mixed_scorers=args.allow_mixed_scorers, studies=args.study or ())
+                              allow_mixed_scorers=args.allow_mixed_scorers, studies=args.study or (),
+                              formats=formats)
     for suite, ids in report["mixed_releases"].items():
         print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
     for suite, ids in report["mixed_scorers"].items():
@@ -280,6 +286,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "another judge model or prompt) side by side (default: refused); the report marks them")
     r.add_argument("--study", nargs="*", help="study.json files of `chartprobe train --seeds` (base vs Random FT vs "
                    "Bottleneck FT, mean ± sd over seeds): their tables are added to the report")
+    r.add_argument("--formats", default="png", metavar="png,pdf,svg",
+                   help="figure formats, comma-separated (default: png); pdf and svg add vector copies of every "
+                        "figure beside its PNG")
     r.set_defaults(func=cmd_report)
 
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")

@@ -419,3 +419,12 @@ def test_every_abbreviation_users_see_is_in_the_glossary(quick_report, tiny_rele
     terms = _glossary_terms()
     missing = {where: sorted(words - terms) for where, words in seen.items() if words - terms}
     assert not missing, f"abbreviations users see that docs/glossary.md does not define: {missing}"
+
+
+def test_quick_start_report_leads_with_the_diagnosis(quick_report):
+    """Issue 41 check 4: the first model's generated paragraph within report.md's first 40 lines;
+    provenance and validity at the end."""
+    lines = (quick_report / "report" / "report.md").read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("## Model: "))
+    assert first < 40 and lines[first + 2].startswith("**") and "Weakest capability" in lines[first + 2], lines[:45]
+    assert lines.index("## Provenance and validity") > max(i for i, x in enumerate(lines) if x.startswith("## Model: "))

@@ -88,10 +88,14 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probe
     assert rep["models"]["blind"]["probes"]["summary"]["per_skill"]["grounding"] < 0.5
     pngs = sorted(p.name for p in (tmp_path / "rep").glob("*.png"))
     assert len(pngs) >= 3 and pngs == sorted(p for p in rep["plots"] if p.endswith(".png"))
-    assert sorted(rep["plots"]) == sorted(f"{p[:-4]}.{fmt}" for p in pngs for fmt in ("png", "pdf", "svg"))
+    assert sorted(rep["plots"]) == pngs  # PNG only by default (--formats png,pdf,svg adds vector copies)
     assert all((tmp_path / "rep" / p).read_bytes()[:4] == b"\x89PNG" for p in pngs)
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Comparison: probes" in md and "## Capability profile: oracle" in md and "![probes_per_skill]" in md
+    assert md.index("## Model: blind") < md.index("## Comparison: probes") < md.index("## Provenance and validity")
+    assert _cli(["report", str(tmp_path / "a.json"), "--out", str(tmp_path / "vec"), "--formats", "png,svg"]) == 0
+    vec = json.loads((tmp_path / "vec" / "report.json").read_text())["plots"]
+    assert {p.rsplit(".", 1)[1] for p in vec} == {"png", "svg"} and len(vec) == 2 * len([p for p in vec if p.endswith(".png")])
 
 
 def test_report_merges_files_and_a_rerun_replaces_records(agent_samples, probes_release, tmp_path):
@@ -191,3 +195,12 @@ def test_cpa_samples_as_lm_eval_logs_them_find_their_gold(release_root, tmp_path
     write_samples(tmp_path / "m", "chartprobe_judge_cpa", docs, answers)
     task = score_samples([tmp_path / "m"], releases=release_root)["models"]["m"]["tasks"]["chartprobe_judge_cpa"]
     assert task["coverage"] == 1.0 and task["metrics"]["two_pass_accuracy"] == 1.0
+
+
+def test_report_formats_refuses_an_unknown_format_in_one_line(tmp_path, capsys):
+    from chartprobe.cli import main
+
+    assert main(["report", str(tmp_path / "r.json"), "--out", str(tmp_path / "bad"), "--formats", "png,jpg"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["chartprobe: error: --formats: unknown figure format 'jpg' (choose from png,pdf,svg)"]
+    assert not (tmp_path / "bad").exists()

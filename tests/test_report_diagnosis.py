@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from chartprobe.eval_tasks.report.diagnosis import diagnose, paragraph
 
 
@@ -11,7 +10,7 @@ def _probes(g_acc: float, n_charts: int = 40) -> list[dict]:
     """Probe rows on ``n_charts`` charts: P and SR mostly right, G right on a ``g_acc`` share of charts."""
     rows = []
     for c in range(n_charts):
-        for skill, ok in (("P", c % 10 != 0), ("SR", c % 8 != 0), ("G", c < g_acc * n_charts)):
+        for skill, ok in (("perception", c % 10 != 0), ("reasoning", c % 8 != 0), ("grounding", c < g_acc * n_charts)):
             rows.append({"chart_id": f"c{c}", "skill": skill, "accuracy": float(ok), "correct": ok})
     return rows
 
@@ -44,13 +43,13 @@ def _families(stale: bool, n: int = 40) -> list[dict]:
 
 MODELS = {
     "grounding-wrong": ({"probes": _probes(0.2), "legend": _legend(False), "families": _families(False)},
-                        "grounding (probes skill G)"),
+                        "probes grounding skill"),
     "legend-follower": ({"probes": _probes(0.9), "legend": _legend(True), "families": _families(False)},
                         "follows the legend order"),
     "stale": ({"probes": _probes(0.9), "legend": _legend(False), "families": _families(True)},
               "chart variants"),
 }
-WEAKNESS_WORDS = ("grounding (probes skill G)", "follows the legend order", "chart variants")
+WEAKNESS_WORDS = ("probes grounding skill", "follows the legend order", "chart variants")
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))
@@ -65,7 +64,7 @@ def test_a_planted_weakness_is_named_and_no_other(model):
 
 def test_the_numbers_in_the_paragraph_are_the_computed_ones():
     weakest, strongest = diagnose(MODELS["grounding-wrong"][0])
-    assert weakest.text.startswith("grounding") and weakest.value == pytest.approx(0.2) and weakest.n == 40
+    assert weakest.text == "probes grounding skill" and weakest.value == pytest.approx(0.2) and weakest.n == 40
     assert weakest.low < 0.2 < weakest.high
     assert strongest is None  # a reader of the chart: no shortcut share above 0, RVC not significant
     _, follow = diagnose(MODELS["legend-follower"][0])
@@ -78,6 +77,15 @@ def test_the_numbers_in_the_paragraph_are_the_computed_ones():
 
 def test_the_weakest_capability_moves_with_the_data():
     """Same model, grounding repaired and perception broken: the paragraph follows the numbers."""
-    rows = [{**r, "accuracy": float(r["skill"] != "P"), "correct": r["skill"] != "P"} for r in _probes(1.0)]
+    rows = [{**r, "accuracy": float(r["skill"] != "perception"), "correct": r["skill"] != "perception"}
+            for r in _probes(1.0)]
     weakest, _ = diagnose({"probes": rows})
-    assert weakest.text.startswith("perception") and weakest.value == 0.0
+    assert weakest.text == "probes perception skill" and weakest.value == 0.0
+
+
+def test_no_interval_from_one_unit_and_no_weakest_when_all_tie():
+    one_family = [r for r in _families(True) if r["family_id"] == "f0"]
+    text = paragraph("m", {"families": one_family})
+    assert "(no interval: 1 unit)" in text and "stale" not in text  # one family supports no shortcut claim
+    assert "Every one of its 3 capabilities scores 100%" in paragraph("m", {"probes": [
+        {**r, "accuracy": 1.0} for r in _probes(1.0)]})

@@ -106,7 +106,7 @@ def _results(path, seed: int = 0):
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     folder = tmp_path_factory.mktemp("report")
-    rep = build_report([_results(folder / "results.json")], folder / "rep")
+    rep = build_report([_results(folder / "results.json")], folder / "rep", formats=("png", "pdf", "svg"))
     return folder / "rep", rep
 
 
@@ -146,7 +146,10 @@ def test_same_input_gives_the_same_bytes(report, tmp_path):
     folder, rep = report
     suites = sorted({s for per in rep["models"].values() for s in per})
     headlines = {s: {m: per[s]["headline"] for m, per in rep["models"].items() if s in per} for s in suites}
-    again = rp.overview(headlines, tmp_path / "overview.png")
+    headlines = {s: {f"{m} (n={rep['models'][m][s]['n']})": h for m, h in per.items()}
+                 for s, per in headlines.items()}
+    with rp.plot_formats(["pdf", "svg"]):
+        again = rp.overview(headlines, tmp_path / "overview.png")
     assert [p.suffix for p in again] == [".png", ".pdf", ".svg"]
     for path in again:
         assert path.read_bytes() == (folder / path.name).read_bytes(), path.name
@@ -194,4 +197,46 @@ def test_heatmap_size_is_capped_for_any_count(tmp_path, n_rows, n_models):
                         "accuracy (0–1)")
     w, h = Image.open(paths[0]).size
     assert max(w, h) <= MAX_SIDE and max(w / h, h / w) <= MAX_ASPECT, (w, h)
-    assert [p.suffix for p in paths] == [".png", ".pdf", ".svg"]
+    assert [p.suffix for p in paths] == [".png"]  # PNG only unless vector copies are asked for
+
+
+def test_lower_is_better_rates_are_drawn_reversed_and_marked(tmp_path, monkeypatch):
+    """Parse failure 1.0 takes the colour of accuracy 0.0, never the bright colour of accuracy 1.0."""
+    from matplotlib.axes import Axes
+
+    shown = []
+    real = Axes.imshow
+    monkeypatch.setattr(Axes, "imshow", lambda ax, grid, **k: shown.append(grid.filled(-1).tolist()) or real(ax, grid, **k))
+    rp.heatmaps([rp.panel("m", {"a": {"acc": 1.0, "parse fail": 1.0}, "b": {"acc": 0.0, "parse fail": 0.0}})],
+                tmp_path / "h.png", "t", "rate (0–1)")
+    assert shown == [[[1.0, 0.0], [0.0, 1.0]]]
+    assert rp.lower_is_better("parse fail") and rp.lower_is_better("follow_legend") and rp.lower_is_better("SP")
+    assert not rp.lower_is_better("acc") and not rp.lower_is_better("SPQR acc") and not rp.lower_is_better("OA")
+
+
+def test_figure_rows_carry_n_and_legend_study_panels_share_their_axes(report, monkeypatch, tmp_path):
+    _, rep = report
+    assert all("(n=" in r for p in _panels_of(monkeypatch, rep, tmp_path)["overview.png"] for r in p.rows)
+    seen = {}
+    monkeypatch.setattr(rp, "heatmaps", lambda panels, path, *a, **k: seen.setdefault(path.name, panels) and [])
+    from chartprobe.eval_tasks.suites import suite_for_release
+
+    summaries = {f"model-{k} (n=40)": {
+        "order_study": {"aligned_acc": 0.9, "conflict_acc": 0.4, "follow_legend": 0.5},
+        "visibility_study": {lvl: {"af1": 0.5} for lvl in ("visible", "hidden")},
+        "channel_study": {cell: {"grounding": 0.7} for cell in ("bar/colour", "line/dash", "scatter/shape")}}
+        for k in range(3)}
+    suite_for_release("legend").plots(summaries, tmp_path)
+    studies = seen["legend_studies.png"]
+    assert len(studies) == 3 and all(p.rows == tuple(summaries) for p in studies)  # models on every panel's rows
+
+
+def _panels_of(monkeypatch, rep, tmp_path):
+    """The panels build_report's figures are drawn from, by file name."""
+    from chartprobe.eval_tasks.report import build
+
+    seen = {}
+    with monkeypatch.context() as m:
+        m.setattr(rp, "heatmaps", lambda panels, path, *a, **k: seen.setdefault(path.name, panels) and [])
+        build._plots(rep["models"], tmp_path)
+    return seen

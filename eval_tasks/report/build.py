@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,11 @@ from chartprobe.dataset_builders.core.atomic import atomic_write_files
 from ..rescoring.results import load_results_with_provenance
 from ..suites import suite_for_release
 from ..suites._base import Check
+from ..suites._plots import plot_formats
 from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
 from ..suites._task_index import task_index
 from ..validity.validate import ValidityReport, render_markdown
+from .headline import diagnosis_markdown, paper_columns
 from .markdown import markdown_table
 
 __all__ = ["build_report", "markdown_table"]
@@ -65,27 +67,42 @@ def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
+    """Every suite's figures and the overview; each model's row label carries its n (headline-split rows)."""
     from ..suites import _plots as rp
+
+    def label(model: str, suite: str) -> str:
+        n = profiles[model][suite].get("n")
+        return model if n is None else f"{model} (n={n})"
+
+    from tqdm.auto import tqdm
 
     suites = sorted({s for per in profiles.values() for s in per})
     paths = []
-    for name in suites:
-        per_model = {m: p[name]["summary"] for m, p in profiles.items() if name in p}
+    # stderr bar per suite's figures (tqdm hides it when stderr is not a terminal)
+    for name in tqdm(suites, desc="report: figures", unit="suite", disable=None, leave=False):
+        per_model = {label(m, name): p[name]["summary"] for m, p in profiles.items() if name in p}
         paths += suite_for_release(name).plots(per_model, out)
     # Model x capability, one panel per suite (a strip of every suite's bars grew without bound).
-    headlines = {s: {m: per[s]["headline"] for m, per in profiles.items() if s in per} for s in suites}
+    headlines = {s: {label(m, s): per[s]["headline"] for m, per in profiles.items() if s in per} for s in suites}
     paths += rp.overview(headlines, out / "overview.png")
     return paths
 
 
-def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Path]) -> str:
-    parts = ["# chartprobe report", ""]
+def _validity_markdown(validity: list[dict]) -> list[str]:
+    parts: list[str] = []
     for v in validity:
         rep = ValidityReport(v["release"], v["dataset"], [Check(**c) for c in v["checks"]])
         parts += [f"## Validity: {v['release']}", "", render_markdown(rep), ""]
+    return parts
+
+
+def _markdown(profiles: Mapping[str, Any], plots: list[Path]) -> str:
+    parts = ["# chartprobe report", ""]
     suites = sorted({s for per in profiles.values() for s in per})
     for name in suites:
-        cols = sorted({k for per in profiles.values() if name in per for k in per[name]["headline"]})
+        # the paper's column order (each suite's headline() follows its paper's headline table)
+        cols = paper_columns(name, list(dict.fromkeys(k for per in profiles.values() if name in per
+                                                      for k in per[name]["headline"])))
         rows = [[m] + [per[name]["headline"].get(c) for c in cols]
                 + [per[name].get("split"), per[name].get("coverage", {}).get(per[name].get("split")),
                    _scorer_label(per[name].get("scorer"))]
@@ -104,6 +121,12 @@ def _markdown(profiles: Mapping[str, Any], validity: list[dict], plots: list[Pat
     )
     parts += sections(profiles, plots)
     return "\n".join(parts)
+
+
+def _test_records(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, list]]:
+    """model -> suite -> its headline-split rows, one per dataset row (what the diagnosis reads)."""
+    return {m: {s: by_split(_unique_rows(rs)).get(HEADLINE_SPLIT, []) for s, rs in per.items()}
+            for m, per in merged.items()}
 
 
 def _scorer_label(scorer: Any) -> str:
@@ -137,7 +160,8 @@ def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 
 def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
                  compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
-                 allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = ()) -> dict[str, Any]:
+                 allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = (),
+                 formats: Sequence[str] = ("png",)) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
@@ -150,6 +174,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     (:mod:`.report_study`).
     Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
     the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
+    Figures are PNG; ``formats`` (e.g. ``("png", "pdf", "svg")``) adds vector copies.
     """
     from ..rescoring.lm_eval_tables import lm_eval_section
     from ..rescoring.provenance import check_same_releases, provenance_markdown
@@ -162,6 +187,10 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     mixed_scorers = check_same_scorers({m: p["scorers"] for m, p in prov.items()}, allow_mixed_scorers)
     comparison = compare_models(merged, *compare) if compare else None
     profiles = _profiles(merged, prov)
+    tests = _test_records(merged)
+    for model, per in profiles.items():
+        for name, prof in per.items():
+            prof["n"] = len(tests[model][name])  # rows of the headline split: beside every number and figure row
     _attach_scorers(profiles, prov, comparison)
     from .study import format_study, read_study
 
@@ -171,7 +200,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         doc = json.loads(Path(path).read_text())
         val_docs += doc if isinstance(doc, list) else [doc]
     with tempfile.TemporaryDirectory(prefix="chartprobe-report-") as scratch:
-        plots = _plots(profiles, Path(scratch)) if profiles else []
+        with plot_formats(formats):
+            plots = _plots(profiles, Path(scratch)) if profiles else []
         report = {"models": profiles, "validity": val_docs, "plots": [p.name for p in plots],
                   "provenance": _provenance_json(prov), "mixed_releases": mixed, "mixed_scorers": mixed_scorers,
                   "lm_eval_tasks": {m: p["lm_eval_tasks"] for m, p in prov.items() if p["lm_eval_tasks"]}}
@@ -185,8 +215,11 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         extra = provenance_markdown(prov, mixed, markdown_table) + scorer_markdown(prov, mixed_scorers, markdown_table)
         extra += compare_markdown(comparison, markdown_table) if comparison is not None else []
         extra += lm_eval_section({m: p["lm_eval_tasks"] for m, p in prov.items()}, markdown_table)
-        title, _, body = _markdown(profiles, val_docs, plots).partition("\n\n")
+        title, _, body = _markdown(profiles, plots).partition("\n\n")
         body += "".join("\n\n" + format_study(doc, level=2) for doc in study_docs)
-        files[out / "report.md"] = "\n\n".join([title, "\n".join(extra), body])
+        # The diagnosis leads; provenance, scorers and validity qualify it and follow at the end.
+        lead = diagnosis_markdown(profiles, tests)
+        tail = ["## Provenance and validity", "", "\n".join(extra), *_validity_markdown(val_docs)]
+        files[out / "report.md"] = "\n\n".join([title, "\n".join(lead), body, "\n".join(tail)])
         atomic_write_files(files)
     return report

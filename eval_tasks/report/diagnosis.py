@@ -27,8 +27,8 @@ from ..metrics.bootstrap import interval, relabel_fields
 __all__ = ["Finding", "capabilities", "diagnose", "paragraph", "shortcuts"]
 
 Record = Mapping[str, Any]
-SKILLS = {"P": "perception", "G": "grounding", "SR": "spatial reasoning"}
-"""ChartProbe's skill letters, spelled out in the paragraph."""
+SKILLS = {"P": "perception", "G": "grounding", "SR": "simple reasoning"}
+"""ChartProbe's skill letters, spelled out in the paragraph (releases name skills in full already)."""
 ALPHA = 0.05
 STAGES = {"guide_read": "reading the legend", "bind": "binding legend entries to marks (grounding)",
           "value_extraction": "value extraction", "reason": "reasoning"}
@@ -45,6 +45,8 @@ class Finding:
     low: float | None
     high: float | None
     n: int
+    units: int = 0
+    """Independent units (charts, families) the interval resamples; under 2, no interval."""
     p: float | None = None
     percent_change: bool = False
     """RVC: a signed relative change printed in %, its effect is |value|."""
@@ -56,9 +58,11 @@ class Finding:
     def number(self) -> str:
         """"62% [51, 72]" or "-41% [-55, -27], p = 0.003"."""
         def pct(v: float | None) -> str:
-            return "–" if v is None else f"{100 * v:.0f}"
+            return f"{100 * v:.0f}"
         sign = "+" if self.percent_change and self.value > 0 else ""
-        out = f"{sign}{pct(self.value)}% [{pct(self.low)}, {pct(self.high)}]"
+        ci = (f"[{pct(self.low)}, {pct(self.high)}]" if self.low is not None and self.high is not None
+              else f"(no interval: {self.units} unit{'s' if self.units != 1 else ''})")
+        out = f"{sign}{pct(self.value)}% {ci}"
         return out + (f", p = {self.p:.3g}" if self.p is not None else "")
 
 
@@ -68,7 +72,7 @@ def _finding(suite: str, text: str, metric: Callable[[list], float | None], rows
     if value is None or not rows:
         return None
     ci = interval(metric, rows, unit, iters=400, relabel=relabel)
-    return Finding(suite, text, float(value), ci.low, ci.high, len(rows), **kw)
+    return Finding(suite, text, float(value), ci.low, ci.high, len(rows), ci.n_units, **kw)
 
 
 def _correct(r: Record) -> float:
@@ -95,7 +99,7 @@ def capabilities(suite: str, rows: Sequence[Record]) -> list[Finding]:
     if suite == "probes":
         for skill in sorted({str(r.get("skill")) for r in rows if r.get("skill") and not r.get("fuzzy")}):
             sub = [r for r in rows if str(r.get("skill")) == skill and "fuzzy" not in r]
-            out.append(_finding(suite, f"{SKILLS.get(skill, skill)} (probes skill {skill})", _mean_correct, sub, _unit))
+            out.append(_finding(suite, f"probes {SKILLS.get(skill, skill)} skill", _mean_correct, sub, _unit))
     elif suite == "legend":
         for stage, label in STAGES.items():
             sub = [r for r in rows if lm.stage(r) == stage]
@@ -157,7 +161,10 @@ def paragraph(model: str, records: Mapping[str, Sequence[Record]]) -> str:
     """The generated paragraph: every clause is a number computed from ``records``."""
     weakest, strongest = diagnose(records)
     parts = []
-    if weakest is not None:
+    caps = [c for s, rs in records.items() for c in capabilities(s, rs)]
+    if weakest is not None and len(caps) > 1 and len({round(c.value, 9) for c in caps}) == 1:  # none stands out
+        parts.append(f"Every one of its {len(caps)} capabilities scores {weakest.number().split(' ')[0]}.")
+    elif weakest is not None:
         parts.append(f"Weakest capability: {weakest.text}, {weakest.number()} (n = {weakest.n} rows).")
     if strongest is not None:
         if strongest.percent_change:

@@ -14,11 +14,25 @@ from typing import Any
 from .diagnosis import paragraph
 from .markdown import markdown_table
 
-__all__ = ["diagnosis_markdown"]
+__all__ = ["PAPER_ORDER", "diagnosis_markdown", "paper_columns"]
+
+PAPER_ORDER = {"probes": ("perception", "grounding", "reasoning", "complex", "CR fuzzy", "parse fail")}
+"""Column prefixes in the paper's order where a suite's headline() follows its data (ChartProbe's
+P, G, SR, then complex reasoning); other suites' headline() is already in their paper's order."""
+
+
+def paper_columns(suite: str, cols: Sequence[str]) -> list[str]:
+    """``cols`` in ``suite``'s paper order (stable: unknown columns keep their place after the known ones)."""
+    order = PAPER_ORDER.get(suite)
+    if not order:
+        return list(cols)
+    rank = {c: next((i for i, p in enumerate(order) if c.startswith(p)), len(order)) for c in cols}
+    # the macro column before its "(micro)" twin, each skill's pair together
+    return sorted(cols, key=lambda c: (rank[c], c.endswith("(micro)")))
 
 
 def _table(name: str, prof: Mapping[str, Any], n: int) -> list[str]:
-    cols = list(prof["headline"])
+    cols = paper_columns(name, list(prof["headline"]))
     split = prof.get("split")
     cov = (prof.get("coverage") or {}).get(split)
     row = [name, *(prof["headline"].get(c) for c in cols), split, n, cov]
@@ -28,8 +42,11 @@ def _table(name: str, prof: Mapping[str, Any], n: int) -> list[str]:
 def diagnosis_markdown(profiles: Mapping[str, Mapping[str, Any]],
                        records: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> list[str]:
     """One ``## Model: <name>`` section per model: the generated paragraph, then one headline row per suite."""
+    from tqdm.auto import tqdm
+
     out: list[str] = []
-    for model, per in profiles.items():
+    # the bootstrap intervals take a moment per model: a stderr bar, hidden when stderr is not a terminal
+    for model, per in tqdm(profiles.items(), desc="report: diagnosis", unit="model", disable=None, leave=False):
         recs = records.get(model, {})
         out += [f"## Model: {model}", "", paragraph(model, recs), ""]
         for name, prof in per.items():

@@ -17,10 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["FORMATS", "PERCENT_MARK", "Panel", "chunk", "heatmaps", "overview", "panel"]
+__all__ = ["FORMATS", "LOWER_IS_BETTER", "PERCENT_MARK", "Panel", "chunk", "heatmaps", "lower_is_better", "overview",
+           "panel", "plot_formats"]
 
 Data = Mapping[str, Mapping[str, float | None]]
 DPI = 200
@@ -35,6 +37,11 @@ MIN_CELL_PT, MAX_ANNOTATED = 4.5, 800
 """Cell values are printed while they are at least this big (12 px at 200 dpi) and the figure has
 at most this many cells: beyond, nobody reads them one by one and each costs a text layout."""
 FORMATS = ("png", "pdf", "svg")
+"""Every format a figure can be saved in; PNG always, the vector ones on request (``report --formats``)."""
+_FORMATS: ContextVar[tuple[str, ...]] = ContextVar("chartprobe_plot_formats", default=("png",))
+LOWER_IS_BETTER = ("parse fail", "parse_fail", "follow_legend", "stale", "SP", "NU", "bias_")
+"""Labels (exact, or prefixes ending in a space/underscore) of rates where lower is better: drawn
+on the reversed colour map, so a bright cell is a good cell in every column."""
 _METADATA = {"png": {"Software": None},
              "pdf": {"Creator": None, "Producer": None, "CreationDate": None},
              "svg": {"Creator": None, "Date": None}}
@@ -52,6 +59,25 @@ class Panel:
     rows: tuple[str, ...]
     cols: tuple[str, ...]
     values: tuple[tuple[float | None, ...], ...]
+
+
+@contextmanager
+def plot_formats(formats: Sequence[str]) -> Iterator[None]:
+    """Save every figure drawn inside in ``formats`` (PNG always first; PDF/SVG are vector copies)."""
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ValueError(f"unknown figure format {bad[0]!r} (choose from {', '.join(FORMATS)})")
+    token = _FORMATS.set(tuple(dict.fromkeys(["png", *formats])))
+    try:
+        yield
+    finally:
+        _FORMATS.reset(token)
+
+
+def lower_is_better(label: str) -> bool:
+    """Whether a column/row label names a rate where lower is better (parse failure, a shortcut's share)."""
+    return any(label == k or label.startswith(k if k.endswith(("_", " ")) else k + " ") or
+               (len(k) > 3 and label.startswith(k)) for k in LOWER_IS_BETTER)
 
 
 def _number(v: object) -> float | None:
@@ -131,7 +157,7 @@ def _save(fig, png: Path) -> list[Path]:
     fig.draw_without_rendering()
     fig.set_layout_engine("none")
     out = []
-    for fmt in FORMATS:
+    for fmt in _FORMATS.get():
         path = png.with_suffix(f".{fmt}")
         fig.savefig(path, format=fmt, dpi=DPI, metadata=_METADATA[fmt])
         out.append(path)
@@ -231,7 +257,9 @@ def heatmaps(panels: Sequence[Panel], path: Path, title: str, unit: str, vmin: f
         for ax in bar_axes[::2]:
             ax.set_axis_off()
         bar = subs[-1].colorbar(ScalarMappable(norm, colours), cax=bar_axes[1], orientation="horizontal")
-        bar.set_label(unit, fontsize=f.tick)
+        flipped = any(lower_is_better(x) for p in panels for x in (*p.rows, *p.cols))
+        bar.set_label(unit + ("; ↓ = lower is better, coloured on the reversed scale" if flipped else ""),
+                      fontsize=f.tick)
         bar.ax.tick_params(labelsize=f.tick)
         return _save(fig, path)
 
@@ -241,11 +269,18 @@ def _draw_panel(ax, p: Panel, colours, norm, f: _Fonts, fmt: str, ylabels: bool,
     import numpy as np
 
     grid = np.array([[np.nan if v is None else v for v in row] for row in p.values], dtype=float)
-    ax.imshow(np.ma.masked_invalid(grid), cmap=colours, norm=norm, aspect="auto", interpolation="nearest")
-    rotate = _text_in(p.cols, f.tick) > cell
-    ax.set_xticks(range(len(p.cols)), p.cols, fontsize=f.tick, rotation=45 if rotate else 0,
+    # A lower-is-better rate (column or row label) is coloured on the reversed scale, its label marked "↓".
+    flip = np.zeros(grid.shape, dtype=bool)
+    flip[:, [lower_is_better(c) for c in p.cols]] = True
+    flip[[lower_is_better(r) for r in p.rows], :] = True
+    shown = np.where(flip, norm.vmax + norm.vmin - grid, grid)
+    ax.imshow(np.ma.masked_invalid(shown), cmap=colours, norm=norm, aspect="auto", interpolation="nearest")
+    cols = [f"{c} ↓" if lower_is_better(c) else c for c in p.cols]
+    rows = [f"{r} ↓" if lower_is_better(r) else r for r in p.rows]
+    rotate = _text_in(cols, f.tick) > cell
+    ax.set_xticks(range(len(cols)), cols, fontsize=f.tick, rotation=45 if rotate else 0,
                   ha="right" if rotate else "center", rotation_mode="anchor")
-    ax.set_yticks(range(len(p.rows)), p.rows if ylabels else [], fontsize=f.tick)
+    ax.set_yticks(range(len(rows)), rows if ylabels else [], fontsize=f.tick)
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
@@ -254,7 +289,7 @@ def _draw_panel(ax, p: Panel, colours, norm, f: _Fonts, fmt: str, ylabels: bool,
         return
     for (i, j), v in np.ndenumerate(grid):
         text = "–" if np.isnan(v) else fmt.format(v)
-        dark = not np.isnan(v) and norm(v) < 0.55  # viridis' dark half takes white text
+        dark = not np.isnan(v) and norm(shown[i, j]) < 0.55  # viridis' dark half takes white text
         ax.text(j, i, text, ha="center", va="center", fontsize=f.cell, color="white" if dark else "black")
 
 

@@ -226,7 +226,8 @@ class LegendSuite(Suite):
                    for m, p in profiles.items() if p.get("channel_study")}
         studies = ([rp.panel("order study", order)] if order else []) + (
             [rp.panel("visibility study: AF1 per level", visibility)] if visibility else []) + (
-            rp.chunk(rp.panel("channel study: grounding per mark/channel", channel, transpose=True))
+            # models on the rows, as in the order and visibility panels beside it
+            [rp.panel("channel study: grounding per mark/channel", channel)]
             if channel else [])
         return [*rp.heatmaps(groups, folder / "legend_profile.png", "Legend capability profile",
                              "accuracy / rate (0–1)"),

@@ -85,16 +85,21 @@ def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Se
     """Every applicable agent on every config/split of ``rows``, scored by the suite."""
     suite = suite_for_release(dataset)
     runs = RunSet(dataset, {(c, s): suite.documents(c, rs) for (c, s), rs in rows.items()})
-    for name, cls in AGENTS.items():
-        agent = cls()
-        if (agents is not None and name not in agents) or not agent.applies_to_suite(suite):
-            continue
+    from tqdm.auto import tqdm
+
+    chosen = [(n, c()) for n, c in AGENTS.items() if agents is None or n in agents]
+    chosen = [(n, a) for n, a in chosen if a.applies_to_suite(suite)]
+    # stderr bar, one step per agent x config/split; tqdm hides it when stderr is not a terminal
+    bar = tqdm(total=len(chosen) * len(runs.rows), unit="run", desc=f"validate {dataset}", disable=None, leave=False)
+    for name, agent in chosen:
         for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
             preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
             kept = [(r, p) for r, p in zip(split_rows, preds, strict=True) if p is not None]
             runs.runs[(name, config, split)] = AgentRun(
                 name, config, split, [r for r, _ in kept], [p for _, p in kept],
                 [suite.score(r, p) for r, p in kept])
+            bar.update()
+    bar.close()
     return runs
 
 
