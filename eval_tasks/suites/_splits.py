@@ -18,7 +18,7 @@ from typing import Any
 
 from ._task_index import task_index
 
-__all__ = ["HEADLINE_SPLIT", "by_split", "covered_rates", "coverage", "headline_records", "split_of"]
+__all__ = ["HEADLINE_SPLIT", "by_split", "coverage", "covered_rates", "headline_records", "split_of"]
 
 HEADLINE_SPLIT = "test"
 """The split every headline number is taken on; the others are reported apart, labelled."""
