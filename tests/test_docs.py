@@ -426,5 +426,8 @@ def test_quick_start_report_leads_with_the_diagnosis(quick_report):
     provenance and validity at the end."""
     lines = (quick_report / "report" / "report.md").read_text(encoding="utf-8").splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("## Model: "))
-    assert first < 40 and lines[first + 2].startswith("**") and "Weakest capability" in lines[first + 2], lines[:45]
+    name = lines[first].removeprefix("## Model: ")
+    assert first < 40 and lines[first + 2].startswith(f"**{name}.** "), lines[:45]  # the generated paragraph
+    stale = lines[lines.index("## Model: stale") + 2]  # the stale agent's weakness, named from its numbers
+    assert "Weakest capability: updating answers to chart variants (families CVA)" in stale, stale
     assert lines.index("## Provenance and validity") > max(i for i, x in enumerate(lines) if x.startswith("## Model: "))
