@@ -10,7 +10,7 @@ import pytest
 from chartprobe.dataset_builders.release.card import read_card_metadata, write_card_section
 from chartprobe.dataset_builders.release.labels import decode_batch, label_names
 from chartprobe.eval_tasks.commands import add_parsers
-from chartprobe.eval_tasks.suites._checks import wilson_lower
+from chartprobe.eval_tasks.suites._checks import majority_lower, wilson_lower
 
 
 def _cli(argv):
@@ -23,6 +23,29 @@ def _cli(argv):
 def test_wilson_lower_bound_guards_small_samples_only():
     assert wilson_lower(5, 5) < 0.75 < wilson_lower(20, 20)  # 5/5 "yes" is chance, 20/20 is not
     assert wilson_lower(0, 0) == 0.0 and wilson_lower(50, 100) < 0.5
+
+
+def _majority_rows(answers, vocabulary):
+    aliases = json.dumps({a: [] for a in vocabulary})
+    return [{"template_id": "T", "answer": a, "answer_type": "label", "answer_aliases": aliases, "program": "{}"}
+            for a in answers]
+
+
+@pytest.mark.parametrize(("answers", "vocabulary", "want"), [
+    (["yes"] * 30, ("yes", "no"), "fail"),  # 30/30: far past 1.5x a coin
+    (["yes"] * 8, ("yes", "no"), "pass"),  # 8/8 happens to a 0.75-biased coin 10% of the time
+    (["red"] * 3 + ["blue", "green", "gray", "pink", "cyan", "brown"], tuple("abcdefghijk"), "pass"),
+    (["red"] * 8 + ["blue"], tuple("abcdefghijk"), "fail"),
+    (["red"], tuple("abcdefgh"), "pass"),  # one row says nothing about a majority
+])
+def test_majority_share_is_tested_over_the_whole_answer_set(answers, vocabulary, want):
+    from chartprobe.eval_tasks.suites._checks import majority_share_checks
+    from chartprobe.eval_tasks.suites._runs import RunSet
+    from chartprobe.eval_tasks.suites import SUITES
+
+    runs = RunSet("chartprobe-probes", {("bar", "test"): _majority_rows(answers, vocabulary)})
+    (check,) = majority_share_checks(SUITES.get("probes")(), runs)
+    assert check.status == want, check
 
 
 def test_small_releases_pass_and_tables_are_written(probes_release, smoke_release, tmp_path, capsys):
@@ -92,7 +115,7 @@ def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_pat
     failed = {(c["check"], c["scope"]) for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
               if c["status"] == "fail"}
     assert ("oracle accuracy", "bar/test") in failed and ("oracle accuracy", "bar/train") in failed
-    # Every all-"yes" template asked often enough for n/n to be evidence (Wilson bound > 0.75) fails.
+    # Every all-"yes" template asked often enough for n/n to be evidence (bound over yes/no > 0.75) fails.
     import pandas as pd
     import pyarrow.parquet as pq
 
@@ -100,12 +123,15 @@ def test_broken_release_exits_non_zero_naming_each_fault(broken_release, tmp_pat
                                  label_names(pq.read_schema(p))).to_pandas()
                     for p in (broken_release / "bar").glob("*.parquet"))
     sizes = bar[bar.answer_type == "bool"].template_id.value_counts()
-    evident = {t for t, n in sizes.items() if wilson_lower(n, n) > 0.75}
-    assert evident and {("majority answer share", f"bar:{t}") for t in evident} <= failed
+    evident = {t for t, n in sizes.items() if majority_lower(n, n, 2) > 0.75}
+    assert {("majority answer share", f"bar:{t}") for t in evident} <= failed
+    shares = {c["scope"]: c["value"] for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
+              if c["check"] == "majority answer share"}
+    assert sizes.size and all(shares[f"bar:{t}"] == 1.0 for t in sizes.index)  # shown even where n is too small
     # 12 charts are too few for the leak to be significant, but the gap is measured and shown.
     gaps = {c["scope"]: c["value"] for c in json.loads((tmp_path / "validity.json").read_text())[0]["checks"]
             if c["check"] == "blind gap over majority"}
-    assert gaps["bar/train"] > 0.0 and gaps["hbar/train"] <= 0.05
+    assert max(gaps[f"bar/{s}"] for s in ("train", "validation", "test")) > 0.0 and gaps["hbar/train"] <= 0.05
     assert not any(scope.startswith(("hbar", "pie", "shapes", "cr_")) for _, scope in failed)  # only bar broke
     assert "FAIL chartprobe-probes: oracle accuracy [bar/test]" in out
 

@@ -44,6 +44,28 @@ def wilson_lower(k: int, n: int, z: float = Z) -> float:
     return (centre - spread) / (1 + z * z / n)
 
 
+def majority_tests(k: int) -> int:
+    """How many answers of a ``k``-answer set can sit at the majority limit (1.5x uniform) at once:
+    the multiplicity the majority's bound is corrected for (1 for yes/no, 7 for 11 colours)."""
+    return max(1, math.floor(k / MAJORITY_FACTOR + 1e-9))
+
+
+def majority_lower(top: int, n: int, k: int) -> float:
+    """Lower bound on the majority answer's share, ``top`` of ``n`` rows with ``k`` possible answers.
+
+    The majority is the largest of ``k`` counts, so one-sided 95% is taken at level 0.05/m
+    (Bonferroni over the m = ``majority_tests(k)`` answers that could all be at the limit):
+    with 11 colours and 9 rows, one colour reaching 3, or a single row, is what a uniform draw
+    gives, not a shortcut. An answer given once is no majority (0): Wilson's bound at n = 1 is
+    1/(1 + z^2), which would fail any answer set larger than ~10 on one row.
+    """
+    from statistics import NormalDist
+
+    if top < 2:
+        return 0.0
+    return wilson_lower(top, n, NormalDist().inv_cdf(1 - 0.05 / majority_tests(k)))
+
+
 def status(ok: bool) -> str:
     return "pass" if ok else "fail"
 
@@ -168,7 +190,8 @@ def abstention_checks(suite: Any, runs: RunSet) -> list[Check]:
 
 
 def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
-    """Per template (pooled over splits): majority share <= 1.5x uniform (Wilson lower bound).
+    """Per template (pooled over splits): majority share <= 1.5x uniform (Wilson lower bound at
+    95% corrected for the answer set's size: the majority is the largest of k counts).
 
     Uniform is 1/|answers| per row over the row's closed set (``suite.closed_answers``): yes/no,
     A/B, a declared vocabulary (positive/negative), a crossing count 0-2, the ranks 1..n of the
@@ -187,10 +210,13 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
         for key, items in sorted(groups.items()):
             counts = Counter(a for a, _ in items)
             answer, top = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-            limit = MAJORITY_FACTOR * fmean(1 / k for _, k in items)
+            uniform = fmean(1 / k for _, k in items)
+            m = majority_tests(round(1 / uniform))
             out.append(verdict("majority answer share", f"{config}:{key}", "-", top / len(items), len(items),
-                               op="<=", limit=limit, tested=wilson_lower(top, len(items)),
-                               statistic="Wilson 95% lower bound", note=f"majority {answer!r}"))
+                               op="<=", limit=MAJORITY_FACTOR * uniform,
+                               tested=majority_lower(top, len(items), round(1 / uniform)),
+                               statistic="Wilson 95% lower bound" + (f" over {m} answers" if m > 1 else ""),
+                               note=f"majority {answer!r}"))
     return out
 
 

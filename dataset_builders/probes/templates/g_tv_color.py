@@ -17,7 +17,7 @@ from . import (
     _chart_ops,  # noqa: F401  (registers the op this template runs)
     template,
 )
-from ._base import Template, pick_labels
+from ._base import Template
 
 
 @template("G-TV-COLOR")
@@ -32,6 +32,11 @@ class ColorOfNamed(Template):
                  "Which colour is used for {label}? Answer with a plain colour name.")
 
     def bind(self, view: ChartView, rng: np.random.Generator) -> dict[str, Any] | None:
-        if len(set(view.mark_colors())) < 2:
+        colors = view.mark_colors()
+        present = sorted(set(colors))
+        if len(present) < 2:
             return None
-        return {"label": pick_labels(view, rng, 1)[0]}
+        # The colour first, then a mark of it: a label drawn uniformly would favour the palette
+        # colours that cover the most marks, and a blind "most common colour" answer would gain.
+        color = present[int(rng.integers(len(present)))]
+        return {"label": view.labels[int(rng.choice([i for i, c in enumerate(colors) if c == color]))]}
