@@ -42,9 +42,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from .rescoring.data import ENV_VAR
 
     argv = list(args.lm_eval_args)
-    if not argv or argv[0] in ("-h", "--help") or argv[:2] in (["run", "-h"], ["run", "--help"]):
+    if not argv:
+        check_lm_eval_args(argv)  # a bare `chartprobe eval` is a usage error naming an example, not lm-eval's help
+    if argv[0] in ("-h", "--help") or argv[:2] in (["run", "-h"], ["run", "--help"]):
         print(EVAL_HELP, flush=True)  # chartprobe's own switches first, then lm-eval's help
-        return run_eval(argv or ["--help"])
+        return run_eval(argv)
     argv, releases_dir = take_releases(argv)
     if releases_dir is not None:
         os.environ[ENV_VAR] = str(Path(releases_dir).expanduser().resolve())

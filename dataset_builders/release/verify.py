@@ -114,6 +114,8 @@ class _ParquetSplit:
 
 
 def _unreadable(folder: Path, rel: str, exc: BaseException) -> str:
+    if isinstance(exc, PermissionError):  # pyarrow's own text is long and cut short: say it plainly
+        return f"{folder}: {rel}: Permission denied (give this user read access to the release)"
     first = (str(exc).splitlines() or [""])[0][:160]
     return f"{folder}: {rel} is not a readable parquet file ({type(exc).__name__}: {first}); rebuild the release"
 
