@@ -39,9 +39,9 @@ def _majority_rows(answers, vocabulary):
     (["red"], tuple("abcdefgh"), "pass"),  # one row says nothing about a majority
 ])
 def test_majority_share_is_tested_over_the_whole_answer_set(answers, vocabulary, want):
+    from chartprobe.eval_tasks.suites import SUITES
     from chartprobe.eval_tasks.suites._checks import majority_share_checks
     from chartprobe.eval_tasks.suites._runs import RunSet
-    from chartprobe.eval_tasks.suites import SUITES
 
     runs = RunSet("chartprobe-probes", {("bar", "test"): _majority_rows(answers, vocabulary)})
     (check,) = majority_share_checks(SUITES.get("probes")(), runs)

@@ -38,7 +38,7 @@ def is_period_gold(answer: str, question: str = "") -> bool:
         return False
     if re.fullmatch(_YEAR4, text) is None:
         return True
-    return _BARE_YEAR.fullmatch(text) is not None or re.search(r"\b(?:years?|when)\b", question, re.I) is not None
+    return _BARE_YEAR.fullmatch(text) is not None or re.search(r"\b(?:years?|when)\b", question, re.IGNORECASE) is not None
 
 SCORING_RULES: dict[str, str] = {
     "number": "Within the row's tolerance (half a tick step, exact when printed), default ±5% relative; scaled or bare values may match.",

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CardError", "LANGUAGE", "card_data", "check_card", "size_category"]
+__all__ = ["LANGUAGE", "CardError", "card_data", "check_card", "size_category"]
 
 LANGUAGE = ("en",)
 """Every question, answer, label and legend text of our four benchmarks is English."""

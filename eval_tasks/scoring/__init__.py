@@ -6,7 +6,7 @@ shares, and the papers' frozen prompts."""
 
 # The typed scorer's API where it was before the rooms (``from chartprobe.eval_tasks.scoring import
 # score_answer`` keeps working): the one public surface users import from this package.
-from .typed import (  # noqa: E402
+from .typed import (
     ABSTAIN_ANSWER,
     ABSTAIN_NORMALIZED,
     ANSWER_TYPES,

@@ -25,15 +25,15 @@ _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _Y4 = r"(?<![\d.,])([12]\d{3})(?![\d]|[.,]\d|['’]?s\b)"  # not "1990s": a decade is no year
 _YY = r"(?:([12]\d{3})|['’‘](\d{2})|(\d{2}))"  # a year after a quarter/month/FY marker
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("range", re.compile(r"between\s+" + _Y4 + r"\s+and\s+(\d{4})(?!\d)", re.I)),
-    ("range", re.compile(r"(?:fy\s*)?" + _Y4 + r"\s*(?:-|–|—|/|to|through)\s*(?:fy\s*)?(\d{4}|\d{2})(?!\d)", re.I)),
-    ("quarter", re.compile(r"\bq([1-4])\s*(?:of\s+)?(?:fy\s*)?" + _YY + r"(?!\d)", re.I)),
-    ("quarter_y", re.compile(r"(?<!\d)([12]\d{3})\s*[-/ ]?\s*q([1-4])\b", re.I)),
-    ("quarter_n", re.compile(r"(?<!\w)([1-4])q\s*" + _YY + r"(?!\d)", re.I)),
-    ("month", re.compile(r"\b(" + _MONTH + r")\.?,?\s*(?:of\s+)?" + _YY + r"(?!\d)", re.I)),
+    ("range", re.compile(r"between\s+" + _Y4 + r"\s+and\s+(\d{4})(?!\d)", re.IGNORECASE)),
+    ("range", re.compile(r"(?:fy\s*)?" + _Y4 + r"\s*(?:-|–|—|/|to|through)\s*(?:fy\s*)?(\d{4}|\d{2})(?!\d)", re.IGNORECASE)),
+    ("quarter", re.compile(r"\bq([1-4])\s*(?:of\s+)?(?:fy\s*)?" + _YY + r"(?!\d)", re.IGNORECASE)),
+    ("quarter_y", re.compile(r"(?<!\d)([12]\d{3})\s*[-/ ]?\s*q([1-4])\b", re.IGNORECASE)),
+    ("quarter_n", re.compile(r"(?<!\w)([1-4])q\s*" + _YY + r"(?!\d)", re.IGNORECASE)),
+    ("month", re.compile(r"\b(" + _MONTH + r")\.?,?\s*(?:of\s+)?" + _YY + r"(?!\d)", re.IGNORECASE)),
     ("month_num", re.compile(r"(?<![\d/])(0?[1-9]|1[0-2])/([12]\d{3})(?![\d/])")),
     ("year_month", re.compile(r"(?<![\d-])([12]\d{3})-(0[1-9]|1[0-2])(?![\d-])")),
-    ("fy", re.compile(r"\bfy\s*['’]?(\d{2}|[12]\d{3})(?!\d)", re.I)),
+    ("fy", re.compile(r"\bfy\s*['’]?(\d{2}|[12]\d{3})(?!\d)", re.IGNORECASE)),
     ("apostrophe", re.compile(r"(?<![\w'’])['’‘](\d{2})(?![\d'’])")),
     ("year", re.compile(_Y4)),
 )

@@ -54,15 +54,12 @@ for _pair in _PAIRS:
     OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
 
 _STOP = frozenset(
-    "a an the of in on at to for from by with and or is are was were be been being it its this that these "
-    "those as than then there their they he she his her we our you your i which who whom what when where "
-    "how do does did has have had will would can could should may might also very much".split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "as", "than", "then", "there", "their", "they", "he", "she", "his", "her", "we", "our", "you", "your", "i", "which", "who", "whom", "what", "when", "where", "how", "do", "does", "did", "has", "have", "had", "will", "would", "can", "could", "should", "may", "might", "also", "very", "much"]
 )
 _FILLER = frozenset(
-    "answer final chart graph figure plot shows shown show according data value values based image "
-    "correct so therefore thus hence given indicated indicates depicted".split()
+    ["answer", "final", "chart", "graph", "figure", "plot", "shows", "shown", "show", "according", "data", "value", "values", "based", "image", "correct", "so", "therefore", "thus", "hence", "given", "indicated", "indicates", "depicted"]
 )
-_NEGATION = frozenset("not no never none neither nor cannot without isnt arent wasnt werent doesnt dont didnt".split())
+_NEGATION = frozenset(["not", "no", "never", "none", "neither", "nor", "cannot", "without", "isnt", "arent", "wasnt", "werent", "doesnt", "dont", "didnt"])
 _NUMBER_TOKEN = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?%?")
 
 
