@@ -36,10 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="score only the first N cases")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT / "tests"))
-    from chat_standin import recording_server
-
     from chartprobe.eval_tasks.answer_judge.client import Judge
     from chartprobe.eval_tasks.scoring import extract_answer, score_answer
+    from chat_standin import recording_server
 
     cases = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
     cases = cases[: args.limit] if args.limit else cases

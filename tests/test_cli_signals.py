@@ -223,7 +223,7 @@ def test_ctrl_c_stops_build_workers_without_tracebacks(delay, tmp_path):
     """SIGINT to the process group (what a terminal's Ctrl-C does) while two workers build."""
     proc = subprocess.Popen([*CLI, "build", "smoke", "--preset", "full", "--num-proc", "2", "--quiet",
                              "--out", str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True, cwd=tmp_path, preexec_fn=_default_ctrl_c)
+                            text=True, start_new_session=True, cwd=tmp_path, preexec_fn=_default_ctrl_c)  # noqa: PLW1509 -- no threads yet
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and proc.poll() is None:
         kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True,
@@ -284,5 +284,5 @@ def test_ctrl_c_hook_is_scoped_to_the_build():
     assert os.waitpid(pid, 0)[1] == 0
     code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          preexec_fn=_default_ctrl_c)
+                          preexec_fn=_default_ctrl_c)  # noqa: PLW1509 -- no threads yet
     assert proc.stdout.strip() == "True"

@@ -136,6 +136,6 @@ def test_an_interrupt_after_a_completed_swap_says_the_release_is_in_place(tmp_pa
 
     assert run_command(command, object()) == 130
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"chartprobe: interrupted after {final} was put in place (the new release is complete; "
-                   "the previous one set aside is removed by the next build)"], err
+    assert err == [(f"chartprobe: interrupted after {final} was put in place (the new release is complete; "
+                    "the previous one set aside is removed by the next build)")], err
     assert final.is_dir() and not (work / "release").exists()

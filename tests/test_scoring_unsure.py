@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.scoring import score_answer
 from chartprobe.eval_tasks.scoring.sentences import judge_sentence

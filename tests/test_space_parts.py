@@ -165,7 +165,7 @@ def test_a_tampered_release_is_refused_with_a_visible_error(tmp_path, monkeypatc
     monkeypatch.setenv("CHARTPROBE_DATA", str(tmp_path))
     monkeypatch.setenv("CHARTPROBE_INTEGRITY_CACHE", str(tmp_path / "integrity"))
     assert DataSource().configs("smoke")  # the genuine release opens
-    shard = sorted((tmp_path / "chartprobe-smoke").rglob("*.parquet"))[0]
+    shard = min((tmp_path / "chartprobe-smoke").rglob("*.parquet"))
     data = pq.read_table(shard)
     column = data.column_names.index("answer")
     answers = data.column("answer").to_pylist()

@@ -113,7 +113,7 @@ def _readme_umbrella_command() -> list[str]:
     import shlex
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)
+    blocks = re.findall(r"```(?:bash|sh)?\n(.*?)```", readme, re.DOTALL)
     lines = [ln for b in blocks for ln in b.replace("\\\n", " ").splitlines()]
     (line,) = [ln for ln in lines if ln.strip().startswith("chartprobe eval") and f"--tasks {UMBRELLA}" in ln]
     return shlex.split(line.split("#", 1)[0])

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from chartprobe.eval_tasks.harness.image_guard import model_max_images, task_images
 from chat_standin import recording_server
 
 from chartprobe.cli import main
-from chartprobe.eval_tasks.harness.image_guard import model_max_images, task_images
 
 
 def test_task_images_come_from_the_yamls():

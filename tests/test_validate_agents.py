@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from chartprobe.cli import main
 from chartprobe.dataset_builders.release.dataset import DATASETS
 from chartprobe.eval_tasks.suites._runs import Check
 from chartprobe.eval_tasks.validity.validate import agents_judged, split_by_agents
+
+from chartprobe.cli import main
 
 
 def _check(agent: str, status: str = "fail") -> Check:

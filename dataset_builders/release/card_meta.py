@@ -89,7 +89,7 @@ def check_card(text: str) -> Any:
         for entry in configs.values():
             MetadataConfigs._raise_if_data_files_field_not_valid(entry)
         infos = DatasetInfosDict.from_dataset_card_data(data)
-    except Exception as exc:  # datasets raises ValueError/TypeError/KeyError on a bad header
+    except Exception as exc:  # noqa: BLE001 -- datasets raises ValueError/TypeError/KeyError on a bad header
         raise CardError(f"dataset card: datasets cannot read its header: {type(exc).__name__}: {exc}") from None
     defaults = [name for name, entry in configs.items() if entry.get("default")]
     if len(defaults) != 1:
