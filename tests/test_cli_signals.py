@@ -284,5 +284,5 @@ def test_ctrl_c_hook_is_scoped_to_the_build():
     assert os.waitpid(pid, 0)[1] == 0
     code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          preexec_fn=_default_ctrl_c)  # noqa: PLW1509 -- no threads yet
+                          preexec_fn=_default_ctrl_c)
     assert proc.stdout.strip() == "True"
