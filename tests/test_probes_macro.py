@@ -221,3 +221,17 @@ def test_the_one_pass_suite_summary_is_the_record_wise_one_float_for_float(seed)
         records.append(r)
     assert suite_summary(records) == _record_wise_summary(records)
     assert json.dumps(suite_summary(records)) == json.dumps(_record_wise_summary(records))  # key order too
+
+
+def test_complex_reasoning_fuzzy_is_the_papers_graded_rapidfuzz_ratio():
+    """CR is scored by the mean RapidFuzz ratio (the paper's 'fuzzy %'), graded, whatever the
+    typed scorer's correct/wrong/unsure verdict on a sentence is."""
+    from chartprobe.eval_tasks.metrics.probes import fuzzy_ratio, score_record
+    from rapidfuzz import fuzz
+
+    assert fuzzy_ratio("The answer is Germany", "Germany") == 1.0  # lead-in removed, as extracted
+    assert fuzzy_ratio("Germny", "Germany") == pytest.approx(fuzz.ratio("germny", "germany") / 100)
+    assert 0.0 < fuzzy_ratio("Germny", "Germany") < 1.0
+    doc = {"id": "d", "chart_id": "c", "template_id": "T", "skill": "complex_reasoning", "domain": "bar",
+           "answer_type": "label", "answer": "Germany", "held_out": True}
+    assert score_record(doc, "Germny")["fuzzy"] == fuzzy_ratio("Germny", "Germany")

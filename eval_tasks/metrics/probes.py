@@ -43,6 +43,7 @@ __all__ = [
     "CR_SKILL",
     "chart_trace",
     "cr_fuzzy_accuracy",
+    "fuzzy_ratio",
     "item_accuracy",
     "list_f1",
     "macro_of_items",
@@ -81,6 +82,17 @@ def list_f1(prediction: str, gold: str) -> float:
     return 0.0 if not hit else 2 * hit / (len(p) + len(g))
 
 
+def fuzzy_ratio(prediction: str, gold: str) -> float:
+    """The paper's complex-reasoning score: RapidFuzz ``fuzz.ratio`` / 100 between the extracted
+    answer and the gold, both normalized (graded, unlike the typed scorer's correct/wrong/unsure)."""
+    from rapidfuzz import fuzz
+
+    from ..scoring.parsing import LEAD_IN, norm_text
+
+    extracted = LEAD_IN.sub("", score_answer(prediction, gold, "text").normalized, count=1).strip()
+    return fuzz.ratio(extracted, norm_text(gold)) / 100.0
+
+
 def score_record(doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
     """Score one prediction against a dataset row and return the scored record."""
     s = score_doc(doc, prediction)
@@ -94,7 +106,7 @@ def score_record(doc: Mapping[str, Any], prediction: str) -> dict[str, Any]:
 
         rec["list_f1"] = list_f1(extract_answer(prediction), str(doc["answer"]))
     if doc.get("held_out"):
-        rec["fuzzy"] = score_answer(prediction, doc["answer"], "text").score
+        rec["fuzzy"] = fuzzy_ratio(prediction, str(doc["answer"]))
     return rec
 
 
