@@ -121,7 +121,8 @@ def test_probe_filters_and_grounding_boxes(page):
     expect(page.locator("#probes-status")).to_contain_text("Chart 2 of")
     src = page.locator("#probes-image img").get_attribute("src")
     pixels = np.asarray(Image.open(io.BytesIO(page.request.get(src).body())).convert("RGB"), dtype=int)
-    green = int((np.abs(pixels - np.array(GOLD_GREEN)).max(axis=2) < 8).sum())
+    # within 24 per channel: the image is served lossy, and a model's box may hug the gold one
+    green = int((np.abs(pixels - np.array(GOLD_GREEN)).max(axis=2) < 24).sum())
     assert green > 100, "the gold box of the bbox probe is not drawn on the chart"
     _shot(page, "02-probes-bbox")
 

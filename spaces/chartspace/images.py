@@ -39,18 +39,27 @@ def data_uri(image: Any, quality: int = 85) -> str:
 
 def draw_boxes(image: Any, boxes: Sequence[tuple[Sequence[float], str, tuple[int, int, int]]],
                width: int = 3) -> Any:
-    """A copy of ``image`` with each ``(box, label, colour)`` outlined and labelled."""
+    """A copy of ``image`` with each ``(box, label, colour)`` outlined and labelled.
+
+    Later boxes are drawn on top and thinner (the last one ``width`` pixels, each earlier one 2
+    more), so two identical boxes show as nested outlines instead of one hiding the other; a
+    label that would land on an earlier label moves right of it."""
     from PIL import ImageDraw
 
     out = image.convert("RGB").copy()
     draw = ImageDraw.Draw(out)
     w, h = out.size
-    for box, label, colour in boxes:
+    tags: list[tuple[float, float, float]] = []  # (x0, x1, y) of the labels drawn so far
+    for k, (box, label, colour) in enumerate(boxes):
         x0, y0, x1, y1 = (float(v) for v in box)
         rect = [x0 * w, y0 * h, max(x0 * w, x1 * w), max(y0 * h, y1 * h)]
-        draw.rectangle(rect, outline=colour, width=width)
+        draw.rectangle(rect, outline=colour, width=width + 2 * (len(boxes) - 1 - k))
         if label:
             tx, ty = rect[0] + 2, max(0.0, rect[1] - 12)
+            for a, b, y in tags:
+                if abs(y - ty) < 12 and a - 1 <= tx <= b + 3:
+                    tx = b + 4
+            tags.append((tx, tx + 6 * len(label) + 2, ty))
             draw.rectangle([tx - 1, ty, tx + 6 * len(label) + 2, ty + 11], fill=colour)
             draw.text((tx, ty), label, fill=(255, 255, 255))
     return out

@@ -43,16 +43,16 @@ def _boxes(cols: dict[str, list], rows: list[int], preds: Any) -> list[tuple]:
     """Gold boxes of the shown bbox probes, plus each model's predicted box when parsable."""
     from chartprobe.eval_tasks.scoring.parsing import parse_bbox
 
-    out = []
+    gold, predicted = [], []
     for i in rows:
         if cols["answer_type"][i] != "bbox" or cols["target_bbox"][i] is None:
             continue
-        out.append((cols["target_bbox"][i], cols["template_id"][i], GOLD))
+        gold.append((cols["target_bbox"][i], cols["template_id"][i], GOLD))
         for model, (_, answer) in preds.lookup(RELEASE, cols["id"][i]).items():
             box = parse_bbox(answer) if answer else None
             if box is not None:
-                out.append((box, model, PRED))
-    return out
+                predicted.append((box, model, PRED))
+    return predicted + gold  # the gold on top: a prediction equal to it must not hide it
 
 
 def chart_page(source: DataSource, preds: Any, config: str, split: str, skill: str, template: str,
