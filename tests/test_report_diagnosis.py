@@ -89,3 +89,27 @@ def test_no_interval_from_one_unit_and_no_weakest_when_all_tie():
     assert "(no interval: 1 unit)" in text and "stale" not in text  # one family supports no shortcut claim
     assert "Every one of its 3 capabilities scores 100%" in paragraph("m", {"probes": [
         {**r, "accuracy": 1.0} for r in _probes(1.0)]})
+
+
+def test_every_headline_number_carries_its_95_interval():
+    """The headline table beside the paragraph: each number with its cluster-bootstrap interval,
+    which contains it and narrows where the evidence does (a perfect OA is [1.00, 1.00])."""
+    from chartprobe.eval_tasks.report.compare import headline_of
+    from chartprobe.eval_tasks.report.headline import INTERVAL_NOTE, diagnosis_markdown
+    from chartprobe.eval_tasks.report.intervals import headline_intervals
+    from chartprobe.eval_tasks.suites import suite_for_release
+
+    suite = suite_for_release("families")
+    rows = _families(False)
+    for r in rows[2::6]:  # some variants wrong on some families: VA is not a constant
+        r["correct"] = False
+    head = headline_of(suite, rows)
+    cis = headline_intervals(suite, rows)
+    assert cis["OA"] == (1.0, 1.0)
+    assert cis["VA"][0] < head["VA"] < cis["VA"][1]
+    assert headline_intervals(suite, rows) == cis  # seeded: the same records, the same interval
+    profiles = {"m": {"families": {"headline": head, "split": "test", "coverage": {"test": 1.0}}}}
+    text = "\n".join(diagnosis_markdown(profiles, {"m": {"families": rows}}))
+    row = next(line for line in text.splitlines() if line.startswith("| families"))
+    assert f"{head['VA']:.3f} [{cis['VA'][0]:.2f}, {cis['VA'][1]:.2f}]" in row
+    assert INTERVAL_NOTE in text

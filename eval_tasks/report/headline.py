@@ -3,7 +3,8 @@
 Headline columns keep the order each suite's ``headline()`` gives, which follows its paper's
 headline table (LegendBench: QA, Chain, ConsResp, AF1; ChartProbe: per skill then CR; families:
 OA, RA, VA, RVC, CVA, SP), never an alphabetical one. Each table names its split, its row count n
-and its coverage, so no number stands without its sample.
+and its coverage, and every number carries its 95% interval (:mod:`.intervals`), so no number
+stands without its sample.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .diagnosis import paragraph
+from .intervals import cell, headline_intervals
 from .markdown import markdown_table
 
-__all__ = ["PAPER_ORDER", "diagnosis_markdown", "paper_columns"]
+__all__ = ["INTERVAL_NOTE", "PAPER_ORDER", "diagnosis_markdown", "paper_columns"]
+
+INTERVAL_NOTE = ("Brackets: 95% cluster-bootstrap interval (charts, families, pairs resampled whole; "
+                 "the headline recomputed on each draw).")
 
 PAPER_ORDER = {"probes": ("perception", "grounding", "reasoning", "complex", "CR fuzzy", "parse fail")}
 """Column prefixes in the paper's order where a suite's headline() follows its data (ChartProbe's
@@ -31,11 +36,14 @@ def paper_columns(suite: str, cols: Sequence[str]) -> list[str]:
     return sorted(cols, key=lambda c: (rank[c], c.endswith("(micro)")))
 
 
-def _table(name: str, prof: Mapping[str, Any], n: int) -> list[str]:
+def _table(name: str, prof: Mapping[str, Any], records: Sequence[Mapping[str, Any]]) -> list[str]:
+    from ..suites import suite_for_release
+
     cols = paper_columns(name, list(prof["headline"]))
     split = prof.get("split")
     cov = (prof.get("coverage") or {}).get(split)
-    row = [name, *(prof["headline"].get(c) for c in cols), split, n, cov]
+    cis = headline_intervals(suite_for_release(name), records) if records else {}
+    row = [name, *(cell(prof["headline"].get(c), cis.get(c)) for c in cols), split, len(records), cov]
     return [markdown_table(["benchmark", *cols, "split", "n", "coverage"], [row]), ""]
 
 
@@ -50,5 +58,6 @@ def diagnosis_markdown(profiles: Mapping[str, Mapping[str, Any]],
         recs = records.get(model, {})
         out += [f"## Model: {model}", "", paragraph(model, recs), ""]
         for name, prof in per.items():
-            out += _table(name, prof, len(recs.get(name, ())))
+            out += _table(name, prof, recs.get(name, ()))
+        out += [INTERVAL_NOTE, ""]
     return out
