@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ANSWER_TYPES", "SCORING_RULES", "is_period_gold"]
+__all__ = ["ANSWER_TYPES", "SCORING_RULES", "gold_type", "is_period_gold"]
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
@@ -39,6 +39,15 @@ def is_period_gold(answer: str, question: str = "") -> bool:
     if re.fullmatch(_YEAR4, text) is None:
         return True
     return _BARE_YEAR.fullmatch(text) is not None or re.search(r"\b(?:years?|when)\b", question, re.IGNORECASE) is not None
+
+
+
+def gold_type(answer_type: str, answer: str, question: str = "") -> str:
+    """The type a generated row's gold is stored and scored under: a ``label`` that is a year or
+    period (a bar labelled "2011", a wedge "Q3 2023") is ``year``, matched as a period ("FY2011",
+    "Q3 '23"), never as a free label; every other type is the template's."""
+    return "year" if answer_type == "label" and is_period_gold(str(answer), question) else answer_type
+
 
 SCORING_RULES: dict[str, str] = {
     "number": "Within the row's tolerance (half a tick step, exact when printed), default ±5% relative; scaled or bare values may match.",

@@ -79,7 +79,7 @@ _FORMATTERS: dict[str, Callable[[Any], str]] = {
     "number": _fmt_number,
     "integer": lambda x: str(int(x)),
     "count": lambda x: str(int(x)),
-    "year": lambda x: str(int(x)),
+    "year": lambda x: str(int(x)) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x),
     "label": str,
     "choice": str,
     "text": str,

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.answer_types import gold_type
 from ..release.dataset import GENERATOR_VERSION
 from .aliases import row_aliases_json
 from .elimination import elimination_answerable
@@ -73,6 +74,8 @@ class RowMaker:
         if gold is None:
             return None
         answer, answer_type = gold
+        question = tpl.question(st, params)
+        answer_type = gold_type(answer_type, answer, question)  # a column named "2011" is a year
         shot, spec_json = self._render(st)
         targets = tpl.targets(st, params)
         evidence = tpl.evidence(st, params)
@@ -82,7 +85,7 @@ class RowMaker:
         tolerance, derivation = row_tolerance(tpl, st, answer, answer_type, shot.ticks, params)
         u = self.unit
         return {
-            "id": row_id, "image": shot.image, "question": tpl.question(st, params), "answer": answer,
+            "id": row_id, "image": shot.image, "question": question, "answer": answer,
             "answer_type": answer_type, "spec": spec_json, "chart_spec": st.chart.to_json(),
             "legend_spec": side_to_json(st.legend), "seed": self.seed, "generator_version": GENERATOR_VERSION,
             "base_id": self.base_id, "group_id": group_id, "chain_id": chain_id, "chain_role": chain_role,

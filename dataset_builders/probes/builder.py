@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from ..core.answer_types import gold_type
 from ..core.answer_vocab import aliases_json
 from ..core.occlusion import occluded
 from ..core.rng import rng_for
@@ -162,7 +163,8 @@ class ProbesDataset(DatasetBuilder):
         for q in questions:
             yield {
                 "id": f"{key}-{q.template_id}", "chart_id": key, "image": image,
-                "question": q.question, "answer": q.answer, "answer_type": q.answer_type,
+                "question": q.question, "answer": q.answer,
+                "answer_type": gold_type(q.answer_type, q.answer, q.question),
                 "template_id": q.template_id, "skill": q.skill, "tier": tier,
                 "target_bbox": list(q.target_bbox) if q.target_bbox else None,
                 "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,

@@ -137,7 +137,7 @@ class ProbesSuite(Suite):
         kind = row["answer_type"]
         if kind in ("integer", "count"):  # positions, ranks and counts never exceed the marks
             return [str(i) for i in range(int(row.get("n_marks") or len(categories) or 1) + 1)]
-        if kind == "label" and str(row["answer"]) in categories:
+        if kind in ("label", "year") and str(row["answer"]) in categories:  # a year-labelled bar is a category
             return categories
         attr = _program(row).get("args", {}).get("attr")
         if kind == "label" and attr in _scene_vocab():
