@@ -25,8 +25,9 @@ answer and the original question:
 
 ``number`` is matched within ±5% (our default, ChartQA's relaxed accuracy), so integer answers
 below 20 must still match exactly; counts need no type of their own. A family typed ``text`` is
-scored by fuzzy ratio unless ``CHARTPROBE_JUDGE_*`` points the tasks at an LLM judge, which the
-card then recommends (the paper judges every answer that way).
+scored by the strict sentence rule (correct, wrong, or ``unsure``, counted apart) unless
+``CHARTPROBE_JUDGE_*`` or ``score --judge`` points it at an LLM judge, which the card then
+recommends (the paper judges every answer that way).
 """
 
 from __future__ import annotations
