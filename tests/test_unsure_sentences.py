@@ -158,3 +158,22 @@ def test_the_judge_resolves_the_unsure_rows_to_the_same_values(crafted, tmp_path
     fam = _families(out)
     assert fam["OA"] == pytest.approx(float(HAND["OA"])) and fam["SP"] == pytest.approx(float(HAND["SP"]))
     assert fam["RVC_p"] == pytest.approx(float(HAND["RVC_p"])) and fam["unsure"] == 0
+
+
+def test_lm_eval_reports_the_unsure_share_beside_the_family_metrics(crafted):
+    """lm-eval's table gets ``unsure_rate`` from the same per-row items as OA and SP."""
+    import importlib.util
+
+    from chartprobe.eval_tasks.harness.runner import tasks_path
+    from chartprobe.eval_tasks.metrics import families as fm
+    from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
+
+    root, _ = crafted
+    spec = importlib.util.spec_from_file_location("families_utils_unsure", Path(tasks_path()) / "families_utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    rows = load_release_rows(root / "chartprobe-families")[("all", "test")]
+    items = [fm.to_item(fm.score_family_record(r, _prediction(r))) for r in rows]
+    assert utils.unsure_rate(items) == pytest.approx(HAND["unsure"] / len(rows))
+    assert utils.original_accuracy(items) == pytest.approx(float(HAND["OA"]))
+    assert utils.stale_prediction_rate(items) == pytest.approx(float(HAND["SP"]))

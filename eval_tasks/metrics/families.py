@@ -51,9 +51,9 @@ Record = Mapping[str, Any]
 CLUSTER_FIELD = "source"
 """The row field naming a family's source template: the sign-flip test's unit of resampling."""
 ITEM_FIELDS = ("family_id", "role", "variant_seed", "correct", "normalized", "original_answer",
-               "reasoning_type", "judge", CLUSTER_FIELD)
+               "reasoning_type", "judge", CLUSTER_FIELD, "unsure")
 """Field order of the per-row tuples lm-eval's ``process_results`` hands to the aggregations."""
-_OPTIONAL_ITEM_FIELDS = frozenset({CLUSTER_FIELD})
+_OPTIONAL_ITEM_FIELDS = frozenset({CLUSTER_FIELD, "unsure"})
 """Fields :func:`from_items` leaves out when None, so a record without them round-trips unchanged."""
 
 

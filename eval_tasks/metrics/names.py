@@ -73,6 +73,7 @@ for _row in (
     ("cu", "correct_update_rate", "CU", "after original success: the variant answered correctly"),
     ("nu", "noisy_update_rate", "NU", "after original success: a changed but wrong answer"),
     ("sp", "stale_prediction_rate", "SP", "after original success: the original answer repeated, wrong"),
+    ("unsure", "unsure_rate", "unsure", "rows the typed scorer could not decide (counted not correct; --judge resolves)"),
 ):
     _register("families", *_row)
 del _row

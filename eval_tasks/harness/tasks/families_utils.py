@@ -30,7 +30,7 @@ from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - re
 from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.voting import majority_record, responses
 
-KEYS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p")
+KEYS = ("oa", "ra", "va", "rvc", "cva", "cu", "nu", "sp", "rvc_p", "unsure")
 """The paper's short keys of the family metrics (what :func:`_family_numbers` returns)."""
 METRICS = tuple(map(readable, KEYS))
 """Table names of the family tasks' metrics (``original_accuracy``, ...; the resolution task has
@@ -68,7 +68,8 @@ def _family_numbers(records: list[dict[str, Any]]) -> dict[str, float | None]:
     updates = fm.update_outcomes(records)
     return {"oa": oa, "ra": ra, "va": va, "rvc": fm.relative_change(va, oa),
             "cva": fm.conditional_variant_accuracy(records),
-            "cu": updates["CU"], "nu": updates["NU"], "sp": updates["SP"]}
+            "cu": updates["CU"], "nu": updates["NU"], "sp": updates["SP"],
+            "unsure": sum(1 for r in records if r.get("unsure")) / len(records) if records else None}
 
 
 def _family_metric(name: str, doc: str):
@@ -94,6 +95,8 @@ conditional_variant_accuracy = _family_metric("cva", "CVA: conditional variant a
 correct_update_rate = _family_metric("cu", "CU: correct-update rate after original success.")
 noisy_update_rate = _family_metric("nu", "NU: noisy-update rate after original success.")
 stale_prediction_rate = _family_metric("sp", "SP: stale-prediction rate after original success.")
+unsure_rate = _family_metric("unsure", "Share of rows the typed scorer left unsure (a sentence gold it cannot "
+                             "decide): counted not correct in every other metric, resolved by the LLM judge.")
 
 
 def _rvc_p_draw(records: list[dict[str, Any]]) -> float | None:
