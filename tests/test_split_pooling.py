@@ -110,3 +110,41 @@ def test_report_and_compare_headlines_are_the_test_split_alone(scored, tmp_path)
     table = md[md.index("## Comparison: legend"):].split("\n\n")[1]
     assert "split" in table.splitlines()[0] and "coverage" in table.splitlines()[0]
     assert all("| test |" in line for line in table.splitlines()[2:])
+
+
+def test_space_leaderboard_headlines_are_the_test_tasks_alone(scored, tmp_path, monkeypatch, release_root):
+    """The Space's leaderboard (``--predictions`` of the results file): by default only test tasks,
+    each with the value ``score`` wrote; validation tasks appear only in the all-metrics view, their
+    column labelled [validation]."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "spaces"))
+    monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))
+    from chartspace.leaderboard import ALL_METRICS, board, split_of
+    from chartspace.preload import preload
+    from chartspace.views.leaderboard import board_html
+
+    out, by_hand = scored
+    served = tmp_path / "served"
+    served.mkdir()
+    shutil.copy(out, served / "results.json")
+    preds = preload(served, tmp_path)
+    assert set(preds.runs) == {"model-a", "model-b"}
+    default = board(preds)
+    assert set(default.tasks) == set(TEST_TASKS)  # no validation task in the headline view
+    doc = json.loads(out.read_text())
+    checked = 0
+    for task, metric, values in default.rows:
+        for model, value in zip(default.models, values):
+            if value is not None and metric in doc["models"][model]["tasks"][task]["metrics"]:
+                assert value[0] == doc["models"][model]["tasks"][task]["metrics"][metric], (task, metric, model)
+                checked += 1
+    assert checked >= len(TEST_TASKS) * 2  # every test task's headline, for both models
+    legend = next(values for task, metric, values in default.rows if (task, metric) == ("chartprobe_legend", "qa_accuracy"))
+    assert [v[0] for v in legend] == [lm.profile(by_hand[m]["legend"])["qa_acc"] for m in default.models]  # by hand
+    every = board(preds, metric=ALL_METRICS)
+    assert set(VAL_TASKS) <= set(every.tasks) and all(split_of(t) == "validation" for t in VAL_TASKS)
+    _, _, html, _ = board_html(preds, None, ALL_METRICS)
+    assert "[validation]" in str(html) and "[test]" in str(html)
