@@ -94,3 +94,17 @@ def test_a_wrong_year_is_wrong_on_every_year_row(release_root, released_families
 ])
 def test_gold_type(kind, answer, question, want):
     assert gold_type(kind, answer, question) == want
+
+
+def test_each_released_row_stores_why_it_got_its_type(released_families, release_root):
+    """The classification is made when the release is built and stored: the rule that read every
+    member's answer, and the earlier rules that did not (a generated row names its source template)."""
+    from datasets import load_dataset
+
+    rows = load_dataset(str(released_families), "all", split="test")
+    for kind, reason in zip(rows["answer_type"], rows["answer_type_reason"]):
+        assert re.match(rf"rule \d \({kind}\): every member's answer is ", reason), (kind, reason)
+    year = next(r for k, r in zip(rows["answer_type"], rows["answer_type_reason"]) if k == "year")
+    assert year.endswith("; not bool")
+    generated = load_dataset(str(release_root / "chartprobe-families"), "all", split="test")
+    assert all(r.startswith(f"generated: {k}, ") for k, r in zip(generated["answer_type"], generated["answer_type_reason"]))

@@ -97,7 +97,8 @@ class FamiliesDataset(DatasetBuilder):
             family_id="string", source="string", group="string", role="string", variant_seed="int32",
             regime="string", reasoning_type="string", chart_kind="string", question_adapted="bool",
             original_question="string", original_answer="string", qa_params="string", scale="float32",
-            degradation="string", tolerance="string", answer_aliases="string", data_source="string")
+            degradation="string", tolerance="string", answer_aliases="string", data_source="string",
+            answer_type_reason="string")
 
     def item_keys(self, preset: Preset, config: str, split: str) -> list[str]:
         released = released_from_params(preset.params(config))
@@ -183,6 +184,7 @@ def _check_family(config: str, fid: str, members: list[tuple], loose: bool = Fal
 
 def _common(preset: Preset, key: str, source: FamilySource, original: Member, params: dict) -> dict:
     return {"family_id": key, "source": source.name, "group": source.group, "answer_type": source.answer_type,
+            "answer_type_reason": f"generated: {source.answer_type}, the answer type source template {source.name} declares",
             "reasoning_type": source.reasoning_type, "chart_kind": source.kind,
             "original_question": source.question_template.format(**params),
             "original_answer": original.answer, "qa_params": json.dumps(params, sort_keys=True),

@@ -107,6 +107,8 @@ def _empties() -> list[str]:
         "- `tolerance`, `answer_aliases`, `degradation` (but in `resolution`): `\"\"`; `scale`: 1.0",
         "- `seed`: null (nothing was sampled); `generator_version`: the importer's version",
         f"- `data_source`: `{SOURCE_PREFIX}...` (synthetic releases: `synthetic`)",
+        ("- `answer_type_reason`: why the family got its `answer_type`, the first typing rule that read every "
+         "member's answer and the earlier ones that did not (synthetic rows: the source template's type)"),
     ]
 
 

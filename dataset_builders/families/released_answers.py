@@ -150,6 +150,9 @@ class FamilyAnswers:
 
     answer_type: str
     answers: tuple[str, ...]
+    reason: str = ""
+    """Why this type (stored per row as ``answer_type_reason``): the rule that read every member's
+    answer, and the earlier rules that did not."""
 
 
 def _applies(rule: AnswerRule, answers: Sequence[str], question: str) -> bool:
@@ -164,4 +167,7 @@ def type_family(answers: Sequence[str], question: str) -> FamilyAnswers:
     """The first rule that reads every (unwrapped) answer; ``text`` reads anything."""
     unwrapped = [unwrap(a) for a in answers]
     rule = next(r for r in ANSWER_RULES if _applies(r, unwrapped, question))
-    return FamilyAnswers(rule.answer_type, tuple(rule.canonical(a) for a in unwrapped))
+    passed = [r.answer_type for r in ANSWER_RULES if r.order < rule.order]
+    reason = f"rule {rule.order} ({rule.answer_type}): every member's answer is {rule.description}" + (
+        f"; not {', '.join(passed)}" if passed else "")
+    return FamilyAnswers(rule.answer_type, tuple(rule.canonical(a) for a in unwrapped), reason)

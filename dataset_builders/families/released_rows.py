@@ -277,6 +277,7 @@ def family_rows(members: list[ReleasedMember], generator_version: str) -> list[d
         rows.append({
             **NOT_IN_RELEASE, "id": f"{m.family_id}-{_suffix(m)}", "family_id": m.family_id, "image": m.image,
             "question": m.question, "answer": answer, "answer_type": typed.answer_type,
+            "answer_type_reason": typed.reason,
             "generator_version": generator_version, "source": m.family_id, "group": original.benchmark,
             "role": m.role, "variant_seed": m.variant_seed,
             "regime": m.role if m.role != "variant" else "unlabelled", "reasoning_type": reasoning,
