@@ -37,7 +37,7 @@ log = logging.getLogger("chartspace")
 
 INTRO = f"""Load predictions to mark every item in the views as correct (✓) or wrong (✗) with the
 model's answer. **lm-eval samples**: the `samples_<task>_<date>.jsonl` files that
-`lm_eval --log_samples` (or `chartprobe validate --samples-out`) writes, for one model per load
+`lm_eval --log_samples` (or `chartprobe validate --predictions-out`) writes, for one model per load
 (give it a name), with lm-eval's `results_<date>.json` for the leaderboard; a server folder is an
 lm-eval `--output_path` model folder as it was written (`out/eval/<model>/`). Samples of tasks that
 are not chartprobe's are skipped with a note. **Results**: the `.json` written by `chartprobe
