@@ -79,3 +79,63 @@ def test_quadrature_not_sum_and_the_issue_example():
     tpl_far = SimpleNamespace(tolerance_rule="axis", reads=2, misreadings=lambda st, params: (-60.0,))
     tol_far, _ = derived_tolerance(tpl_far, st, {}, "-22", ticks)
     assert math.isclose(tol_far.value, math.sqrt(2) * 5, rel_tol=1e-9)
+
+
+def _probe_rows(probes_release):
+    import pyarrow.parquet as pq
+    from chartprobe.dataset_builders.release.labels import decode_batch, label_names
+
+    cols = ["id", "domain", "answer", "answer_type", "tolerance", "program", "spec"]
+    rows = []
+    for path in sorted(probes_release.glob("*/*.parquet")):  # domain is a ClassLabel: decoded to its name
+        rows += decode_batch(pq.read_table(path, columns=cols), label_names(pq.read_schema(path))).to_pylist()
+    return [r for r in rows if r["answer_type"] == "number"]
+
+
+def test_no_neighbour_misreading_passes_a_derived_probe_tolerance(probes_release):
+    """ChartProbe's two-read values (R-ARITH-DIFF, R-ARITH-RATIO): reading either mark as the
+    category next to it never lands inside the row's tolerance; single reads keep ±5%."""
+    from chartprobe.dataset_builders.core.programs import Program
+    from chartprobe.dataset_builders.probes.domains import PROBE_DOMAINS
+    from chartprobe.dataset_builders.probes.misreading import misread_answers
+    from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+    TEMPLATES.load()
+    derived = capped = 0
+    for r in _probe_rows(probes_release):
+        domain = PROBE_DOMAINS[r["domain"]]
+        view = domain.view(domain.spec_from_json(r["spec"]), {})
+        misread = misread_answers(Program.from_json(r["program"]), view)
+        tol, gold = Tolerance.parse(r["tolerance"]), float(r["answer"])
+        if not misread:
+            assert r["tolerance"] == "rel:0.05", r["id"]
+            continue
+        derived += 1
+        capped += tol.kind == "abs"
+        assert tol.accepts(gold, gold), r["id"]
+        for value in misread:
+            assert value == gold or not tol.accepts(value, gold), (r["id"], gold, value, r["tolerance"])
+    assert derived >= 10 and capped >= 1  # the small release exercises the cap
+
+
+def test_the_cap_is_half_the_gap_to_the_nearest_misreading():
+    from types import SimpleNamespace
+
+    from chartprobe.dataset_builders.core.programs import Program
+    from chartprobe.dataset_builders.probes.misreading import derived_tolerance
+    from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+    TEMPLATES.load()  # registers abs_difference
+    program = Program("abs_difference", {"a": "A", "b": "B"})
+
+    def view(*values):
+        v = SimpleNamespace(labels=("A", "B", "C", "D"), n=4, values=values)
+        v.value = lambda label: values[v.labels.index(label)]
+        return v
+
+    # |A - B| = 26. Reading B as C gives |50 - 25| = 25: ±5% (1.3) would accept it, so the bound is
+    # half that gap (A has no other neighbour: B is read too).
+    tol = derived_tolerance(program, view(50.0, 24.0, 25.0, 10.0), 26.0, Tolerance("rel", 0.05))
+    assert tol.kind == "abs" and tol.value == pytest.approx(0.5) and not tol.accepts(25.0, 26.0)
+    # with C at 49 the nearest misread answer is 1 (gap 25): ±5% stays
+    assert derived_tolerance(program, view(50.0, 24.0, 49.0, 10.0), 26.0, Tolerance("rel", 0.05)) == Tolerance("rel", 0.05)

@@ -34,6 +34,7 @@ from ..release.preset import Preset
 from .card import probe_card
 from .config_sets import config_set, eligible_templates, pool_for, template_vocabulary
 from .domains import PROBE_DOMAINS, TIERS
+from .misreading import derived_tolerance
 from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .out_of_template import check_rows, check_templates
@@ -52,12 +53,15 @@ CITATION = """@misc{chartprobe2026,
 PROBE_SKILLS = SKILLS[:3]
 
 
-def answer_columns(q: Any, rendered: Any) -> dict[str, str]:
-    """``tolerance`` (number rows, from the template's rule and this render's ticks) and
-    ``answer_aliases`` (the template's closed answer vocabulary, JSON; "" when open)."""
+def answer_columns(q: Any, rendered: Any, view: Any = None) -> dict[str, str]:
+    """``tolerance`` (number rows, from the template's rule and this render's ticks, capped below
+    any one-category misreading of a derived value: :mod:`.misreading`) and ``answer_aliases``
+    (the template's closed answer vocabulary, JSON; "" when open)."""
     tpl = TEMPLATES.get(q.template_id)
-    tolerance = tolerance_for(tpl.tolerance_rule, q.answer, getattr(rendered, "ticks", {})).to_str() \
-        if q.answer_type == "number" else ""
+    tolerance = ""
+    if q.answer_type == "number":
+        rule = tolerance_for(tpl.tolerance_rule, q.answer, getattr(rendered, "ticks", {}))
+        tolerance = (derived_tolerance(q.program, view, float(q.answer), rule) if view is not None else rule).to_str()
     return {"tolerance": tolerance, "answer_aliases": aliases_json(answer_vocabulary(tpl, q))}
 
 
@@ -170,7 +174,7 @@ class ProbesDataset(DatasetBuilder):
                 "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,
                 "generator_version": GENERATOR_VERSION, "domain": domain_name,
                 "chart_kind": spec.kind, "n_marks": view.n, "held_out": held_out,
-                **answer_columns(q, rendered),
+                **answer_columns(q, rendered, view),
             }
 
     @classmethod
