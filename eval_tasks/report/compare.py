@@ -28,7 +28,8 @@ from typing import Any
 
 from ..rescoring.predictions import PredictionsError
 
-__all__ = ["ALPHA", "COMPARE_RESAMPLES", "MetricDiff", "compare_models", "headline_of"]
+__all__ = ["ALPHA", "COMPARE_RESAMPLES", "HeadlineEvaluator", "MetricDiff", "compare_models", "finite_or_nan",
+           "headline_of"]
 
 ALPHA = 0.05
 COMPARE_RESAMPLES = 999
@@ -105,7 +106,7 @@ def _units(suite: Any, a: Sequence[Record], b: Sequence[Record]) -> tuple[list[s
     return units, [per_a[u] for u in units], [per_b[u] for u in units]
 
 
-class _Evaluator:
+class HeadlineEvaluator:
     """Headline metrics of a multiset of units, memoized: every metric's test reuses one resampling."""
 
     def __init__(self, suite: Any, units: list[list[Record]]) -> None:
@@ -131,7 +132,8 @@ def _relabel(record: Record, copy: int) -> dict[str, Any]:
     return {**record, **{f: f"{record[f]}#{copy}" for f in _ID_FIELDS if record.get(f) is not None}}
 
 
-def _num(v: Any) -> float:
+def finite_or_nan(v: Any) -> float:
+    """A headline value as a float, NaN when it is undefined (None, a bool, an infinity)."""
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else math.nan
 
 
@@ -154,10 +156,10 @@ def _suite_diffs(suite: Any, a: Sequence[Record], b: Sequence[Record], n_resampl
 
     names, units_a, units_b = _units(suite, a, b)
     n = len(names)
-    ev = _Evaluator(suite, units_a + units_b)  # index k < n: A's unit k; k >= n: B's unit k - n
+    ev = HeadlineEvaluator(suite, units_a + units_b)  # index k < n: A's unit k; k >= n: B's unit k - n
     ia, ib = np.arange(n), np.arange(n) + n
     va, vb = ev(ia), ev(ib)
-    metrics = [m for m in vb if not math.isnan(_num(va.get(m)) - _num(vb[m]))]
+    metrics = [m for m in vb if not math.isnan(finite_or_nan(va.get(m)) - finite_or_nan(vb[m]))]
     # a metric undefined for either model (CVA when no original is solved) is shown, not tested
     out: dict[str, Any] = {"units": n, "metrics": {
         m: asdict(MetricDiff(va.get(m), vb.get(m), None, (None, None), None, False, False)) for m in vb}}
@@ -167,13 +169,15 @@ def _suite_diffs(suite: Any, a: Sequence[Record], b: Sequence[Record], n_resampl
     with warnings.catch_warnings():  # a metric constant over the draws (0 vs 0) is an answer, not a problem
         warnings.simplefilter("ignore", DegenerateDataWarning)
         boot = bootstrap((ia, ib),
-                         lambda x, y: np.array([_num(ev(y).get(m)) - _num(ev(x).get(m)) for m in metrics]),
+                         lambda x, y: np.array([finite_or_nan(ev(y).get(m)) - finite_or_nan(ev(x).get(m))
+                                                for m in metrics]),
                          paired=True, vectorized=False, n_resamples=n_resamples, method="percentile",
                          rng=np.random.default_rng(rng_seed)).bootstrap_distribution
     boot = np.atleast_2d(boot)
     for i, m in enumerate(metrics):
-        observed = _num(vb[m]) - _num(va[m])
-        res = permutation_test((ia, ib), lambda x, y, m=m: _num(ev(y).get(m)) - _num(ev(x).get(m)),
+        observed = finite_or_nan(vb[m]) - finite_or_nan(va[m])
+        res = permutation_test((ia, ib),
+                               lambda x, y, m=m: finite_or_nan(ev(y).get(m)) - finite_or_nan(ev(x).get(m)),
                                permutation_type="samples", vectorized=False, n_resamples=n_resamples,
                                alternative="two-sided", rng=np.random.default_rng(rng_seed))
         exact = len(res.null_distribution) == 2 ** n

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .compare import _Evaluator, _num
+from .compare import HeadlineEvaluator, finite_or_nan
 
 __all__ = ["HEADLINE_RESAMPLES", "cell", "headline_intervals"]
 
@@ -38,7 +38,7 @@ def headline_intervals(suite: Any, records: Sequence[Mapping[str, Any]], n_resam
     for r in records:
         per_unit.setdefault(suite.unit_key(r), []).append(r)
     units = [per_unit[u] for u in sorted(per_unit)]
-    ev = _Evaluator(suite, units)
+    ev = HeadlineEvaluator(suite, units)
     observed = ev(np.arange(len(units)))
     out: dict[str, Interval] = dict.fromkeys(observed)
     if len(units) < 2:
@@ -46,7 +46,7 @@ def headline_intervals(suite: Any, records: Sequence[Mapping[str, Any]], n_resam
     rng = np.random.default_rng([seed, zlib.crc32(suite.name.encode())])
     draws = [ev(np.sort(rng.integers(0, len(units), len(units)))) for _ in range(n_resamples)]
     for metric in observed:
-        values = np.array([_num(d.get(metric)) for d in draws])
+        values = np.array([finite_or_nan(d.get(metric)) for d in draws])
         finite = values[np.isfinite(values)]
         if len(finite) >= n_resamples / 2:
             lo, hi = np.percentile(finite, [2.5, 97.5])
@@ -58,6 +58,6 @@ def cell(value: Any, ci: Interval) -> Any:
     """A headline cell: "0.620 [0.51, 0.72]" (value and its interval), the bare value without one."""
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or ci is None:
         return value
-    digits = 1 if abs(value) >= 10 else 2  # RVC is in %, accuracies in [0, 1]
-    return f"{value:.3f} [{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]" if digits == 2 else \
-        f"{value:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
+    if abs(value) >= 10:  # a percentage (RVC)
+        return f"{value:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
+    return f"{value:.3f} [{ci[0]:.2f}, {ci[1]:.2f}]"
