@@ -38,8 +38,8 @@ def is_period_gold(answer: str, question: str = "") -> bool:
         return False
     if re.fullmatch(_YEAR4, text) is None:
         return True
-    return _BARE_YEAR.fullmatch(text) is not None or re.search(r"\b(?:years?|when)\b", question, re.IGNORECASE) is not None
-
+    asks_year = re.search(r"\b(?:years?|when)\b", question, re.IGNORECASE) is not None
+    return _BARE_YEAR.fullmatch(text) is not None or asks_year
 
 
 def gold_type(answer_type: str, answer: str, question: str = "") -> str:

@@ -42,7 +42,7 @@ def draw_boxes(image: Any, boxes: Sequence[tuple[Sequence[float], str, tuple[int
     """A copy of ``image`` with each ``(box, label, colour)`` outlined and labelled.
 
     Later boxes are drawn on top and thinner (the last one ``width`` pixels, each earlier one 2
-    more), so two identical boxes show as nested outlines instead of one hiding the other; a
+    more, up to 6 more), so two identical boxes show as nested outlines instead of one hiding the other; a
     label that would land on an earlier label moves right of it."""
     from PIL import ImageDraw
 
@@ -53,7 +53,7 @@ def draw_boxes(image: Any, boxes: Sequence[tuple[Sequence[float], str, tuple[int
     for k, (box, label, colour) in enumerate(boxes):
         x0, y0, x1, y1 = (float(v) for v in box)
         rect = [x0 * w, y0 * h, max(x0 * w, x1 * w), max(y0 * h, y1 * h)]
-        draw.rectangle(rect, outline=colour, width=width + 2 * (len(boxes) - 1 - k))
+        draw.rectangle(rect, outline=colour, width=width + 2 * min(len(boxes) - 1 - k, 3))  # at most 6 px more
         if label:
             tx, ty = rect[0] + 2, max(0.0, rect[1] - 12)
             for a, b, y in tags:
