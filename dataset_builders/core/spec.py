@@ -24,6 +24,7 @@ the chart kind decides (``ChartKind.legend_labels``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import types
@@ -200,10 +201,7 @@ class ChartSpec:
     @classmethod
     def from_json(cls, text: str) -> ChartSpec:
         """Parse JSON text written by :meth:`to_json`."""
-        try:
-            return cls.from_dict(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise SpecError("spec", f"invalid JSON: {exc}") from None
+        return _parse_json(cls, text)
 
     # -- convenience ---------------------------------------------------------------
     def replace(self, **changes: Any) -> ChartSpec:
@@ -230,6 +228,28 @@ def _to_plain(obj: Any) -> Any:
     return obj
 
 
+@functools.lru_cache(maxsize=4096)
+def _parse_json(cls: type[ChartSpec], text: str) -> ChartSpec:
+    """Specs are frozen, so rows that share a chart (every question and variant of it) share one
+    parsed spec: agents and re-answering read the same JSON text thousands of times."""
+    try:
+        return cls.from_dict(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise SpecError("spec", f"invalid JSON: {exc}") from None
+
+
+@functools.cache
+def _field_types(tp: type) -> tuple[tuple[tuple[str, Any, bool], ...], frozenset[str]]:
+    """((name, resolved type, required), ...) and the field names of dataclass ``tp``, once per class:
+    ``typing.get_type_hints`` re-evaluates every string annotation on each call, which was half
+    of the time spent reading specs back from a release."""
+    hints = typing.get_type_hints(tp)
+    fields = tuple((f.name, hints[f.name],
+                    f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+                   for f in dataclasses.fields(tp))
+    return fields, frozenset(name for name, _, _ in fields)
+
+
 def _from_plain(tp: Any, value: Any, path: str) -> Any:
     """Build a value of type ``tp`` from JSON data, naming ``path`` on error."""
     origin = typing.get_origin(tp)
@@ -242,17 +262,15 @@ def _from_plain(tp: Any, value: Any, path: str) -> Any:
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise SpecError(path, f"expected an object, got {type(value).__name__}")
-        hints = typing.get_type_hints(tp)
-        names = {f.name for f in dataclasses.fields(tp)}
-        unknown = sorted(set(value) - names)
-        if unknown:
-            raise SpecError(f"{path}.{unknown[0]}", "unknown field")
+        fields, names = _field_types(tp)
+        if not names.issuperset(value):
+            raise SpecError(f"{path}.{sorted(set(value) - names)[0]}", "unknown field")
         kwargs = {}
-        for f in dataclasses.fields(tp):
-            if f.name in value:
-                kwargs[f.name] = _from_plain(hints[f.name], value[f.name], f"{path}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise SpecError(f"{path}.{f.name}", "missing required field")
+        for name, hint, required in fields:
+            if name in value:
+                kwargs[name] = _from_plain(hint, value[name], f"{path}.{name}")
+            elif required:
+                raise SpecError(f"{path}.{name}", "missing required field")
         return tp(**kwargs)
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
