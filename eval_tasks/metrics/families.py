@@ -31,7 +31,9 @@ __all__ = [
     "accuracy",
     "agreement",
     "conditional_variant_accuracy",
+    "family_counts",
     "family_summary",
+    "from_family_counts",
     "from_items",
     "judge_query",
     "o_r_table",
@@ -194,6 +196,39 @@ def update_outcomes(records: Iterable[Record]) -> dict[str, float | int | None]:
             counts[outcome] += 1
     n = sum(counts.values())
     return {**{k: (c / n if n else None) for k, c in counts.items()}, "n": n}
+
+
+ROLES = ("original", "reconstruction", "variant")
+
+
+def family_counts(records: Iterable[Record]) -> dict[str, float]:
+    """Additive counts behind OA, RA, VA, CVA and CU/NU/SP: per role its rows (``n_<role>``) and correct
+    rows (``ok_<role>``); per outcome (CU, NU, SP) the variants of originally solved families, and
+    ``ok_solved`` their summed correctness (CVA's numerator). Every metric is a family-wise count, so
+    the counts of disjoint sets of families add up (:func:`from_family_counts`): a bootstrap over
+    families sums them per draw."""
+    out = {f"{k}_{role}": 0.0 for role in ROLES for k in ("n", "ok")}
+    out.update(dict.fromkeys(("CU", "NU", "SP", "ok_solved"), 0.0))
+    for fam in _by_family(records).values():
+        for role in ROLES:
+            out[f"n_{role}"] += len(fam[role])
+            out[f"ok_{role}"] += sum(float(r["correct"]) for r in fam[role])
+        if fam["original"] and fam["original"][0]["correct"]:  # as conditional_variant_accuracy, update_outcomes
+            before = fam["original"][0]["normalized"]
+            for v in fam["variant"]:
+                out["ok_solved"] += float(v["correct"])
+                out["CU" if v["correct"] else ("SP" if v["normalized"] == before else "NU")] += 1
+    return out
+
+
+def from_family_counts(t: Mapping[str, float]) -> dict[str, float | None]:
+    """OA, RA, VA, RVC, RVC_R, CVA, CU, NU and SP from :func:`family_counts` (summed), as the
+    record-wise functions give them."""
+    oa, ra, va = (t[f"ok_{role}"] / t[f"n_{role}"] if t[f"n_{role}"] else None for role in ROLES)
+    solved = t["CU"] + t["NU"] + t["SP"]
+    return {"OA": oa, "RA": ra, "VA": va, "RVC": relative_change(va, oa), "RVC_R": relative_change(va, ra),
+            "CVA": t["ok_solved"] / solved if solved else None,
+            **{k: t[k] / solved if solved else None for k in ("CU", "NU", "SP")}}
 
 
 SIGN_FLIP_RESAMPLES = 9_999

@@ -28,7 +28,7 @@ from typing import Any
 from ..scoring.typed import extract_answer, normalize
 
 __all__ = [
-    "CPA_OUTCOMES", "cpa_group_accuracy", "cpa_outcomes", "cpa_record", "cpa_summary", "crj_confusion",
+    "CPA_OUTCOMES", "cpa_group_accuracy", "cpa_outcomes", "cpa_pair_counts", "cpa_record", "cpa_summary", "crj_confusion",
     "crj_metrics", "crj_record", "majority", "one_pass_accuracy", "paper_avg", "parse_choice", "parse_verdict",
     "voting_curve",
 ]
@@ -105,6 +105,13 @@ def cpa_outcomes(records: Iterable[Mapping[str, Any]], k: int = 1) -> dict[str, 
     outcomes = Counter(_outcome(p) for p in _pairs(records, k).values())
     n = sum(outcomes.values())
     return {o: (outcomes[o] / n if n else float("nan")) for o in CPA_OUTCOMES}
+
+
+def cpa_pair_counts(records: Iterable[Mapping[str, Any]], k: int = 1) -> tuple[int, int]:
+    """(whole pairs, two-pass correct pairs) voting over ``k`` samples: two-pass accuracy's denominator
+    and numerator, which add up over disjoint sets of pairs."""
+    pairs = _pairs(records, k).values()
+    return len(pairs), sum(_outcome(p) == "correct" for p in pairs)
 
 
 def one_pass_accuracy(records: Iterable[Mapping[str, Any]], k: int = 1) -> float:

@@ -57,7 +57,9 @@ __all__ = [
     "cr",
     "elimination_answerable",
     "elimination_refusal_rate",
+    "from_headline_counts",
     "harmonic_mean",
+    "headline_counts",
     "paired_rate",
     "profile",
     "responsiveness",
@@ -183,6 +185,11 @@ def abstention(rows: Iterable[Record]) -> dict[str, float | int | None]:
     only without rows; AR is None without abstain rows; AF1 is their harmonic mean (None when
     either is), which equals 2 hits / (refusals + abstain rows).
     """
+    return _abstention_scores(*_abstention_tallies(rows))
+
+
+def _abstention_tallies(rows: Iterable[Record]) -> tuple[int, int, int, int]:
+    """(rows, refusals, abstain rows, refusals on abstain rows): what AP, AR and AF1 are ratios of."""
     n = refusals = positives = hits = 0
     for r in rows:
         refused, unanswerable = bool(r.get("abstained")), r.get("expected") == "abstain"
@@ -190,9 +197,47 @@ def abstention(rows: Iterable[Record]) -> dict[str, float | int | None]:
         refusals += refused
         positives += unanswerable
         hits += refused and unanswerable
+    return n, refusals, positives, hits
+
+
+def _abstention_scores(n: float, refusals: float, positives: float, hits: float) -> dict[str, float | int | None]:
     ap = hits / refusals if refusals else (0.0 if n else None)
     ar = hits / positives if positives else None
     return {"ap": ap, "ar": ar, "af1": harmonic_mean(ap, ar), "refusals": refusals, "unanswerable": positives}
+
+
+_TALLIES = ("abstain_rows", "refusals", "abstain_expected", "abstain_hits")
+
+
+def headline_counts(records: Iterable[Record]) -> dict[str, float]:
+    """Additive counts behind qa_acc, chain_acc, cr and af1: rows and correct rows, chains and their
+    all-correct ones, per variant family (preserving: cons, altering: resp) the variants whose group's
+    base row is present and both correct, and the abstention tallies. Chains and counterfactual
+    groups lie inside one base chart, so the counts of disjoint sets of base charts add up
+    (:func:`from_headline_counts`): a bootstrap over base charts sums them per draw."""
+    records = list(records)
+    found = chains(records)
+    out = {"rows": float(len(records)), "correct": sum(float(bool(r.get("correct"))) for r in records),
+           "chains": float(len(found)), "chains_ok": sum(float(all(r.get("correct") for r in rows))
+                                                         for rows in found.values())}
+    bases = _bases(records)
+    for family in ("preserving", "altering"):
+        vals = [float(bool(bases[g].get("correct") and r.get("correct"))) for r in records
+                if r.get("intervention_family") == family and (g := str(r.get("group_id"))) in bases]
+        out[f"{family}_n"], out[f"{family}_ok"] = float(len(vals)), sum(vals)
+    return out | dict(zip(_TALLIES, map(float, _abstention_tallies(records))))
+
+
+def from_headline_counts(t: Mapping[str, float]) -> dict[str, float | None]:
+    """qa_acc, chain_acc, cons, resp, cr and af1 from :func:`headline_counts` (summed), as :func:`profile`
+    gives them."""
+    def share(ok: str, n: str) -> float | None:
+        return t[ok] / t[n] if t[n] else None
+
+    cons, resp = share("preserving_ok", "preserving_n"), share("altering_ok", "altering_n")
+    return {"qa_acc": share("correct", "rows"), "chain_acc": share("chains_ok", "chains"), "cons": cons,
+            "resp": resp, "cr": harmonic_mean(cons, resp),
+            "af1": _abstention_scores(*(t[k] for k in _TALLIES))["af1"]}
 
 
 def elimination_answerable(record: Record) -> bool:

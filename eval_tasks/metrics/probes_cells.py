@@ -7,6 +7,8 @@ per-template and per-domain macros and means, each a pass of its own over the re
 into cells keyed by (skill, domain, template) and derives every number from the cells. The
 floats are the same: a mean is ``fsum(values) / len(values)``, correctly rounded and so
 independent of the order values are gathered in (tests hold it to the record-wise functions).
+:func:`headline_sums` keeps the headline's cells as sums and counts instead, which add up over
+units, so a bootstrap draw's headline is :func:`summary_from_sums` of summed unit statistics.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from .probes import CR_SKILL
 
-__all__ = ["suite_summary"]
+__all__ = ["headline_sums", "headline_sums_matrix", "suite_summary", "summary_from_sums"]
 
 _VALUES = ("accuracy", "paper_accuracy", "fuzzy")
 
@@ -105,3 +107,72 @@ def suite_summary(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
                                        for s, g in _by(dict(cs), lambda k: k[0]).items()}
                                    for d, cs in by_domain.items()},
     }
+
+
+def headline_sums(records: Iterable[Mapping[str, Any]]) -> dict[tuple, float]:
+    """Additive statistics of the probe headline (the keys :func:`summary_from_sums` reads): per
+    (skill, domain, template) cell its accuracy sum and count, per (domain, template) its fuzzy sum and
+    count, and the parse failures over the rows. Summed over units they give every headline number."""
+    out: dict[tuple, float] = {}
+    for r in records:
+        template = (str(r.get("domain") or ""), str(r["template_id"] or ""))  # _Cell.template: the macro's cell
+        for key, v in ((("acc", r["skill"], *template), float(r["accuracy"])), (("n", r["skill"], *template), 1.0),
+                       (("fail",), float(r["parse_failed"])), (("rows",), 1.0)):
+            out[key] = out.get(key, 0.0) + v
+        if "fuzzy" in r:
+            out[("fz", *template)] = out.get(("fz", *template), 0.0) + float(r["fuzzy"])
+            out[("nfz", *template)] = out.get(("nfz", *template), 0.0) + 1.0
+    return out
+
+
+def headline_sums_matrix(units: Sequence[Sequence[Mapping[str, Any]]]) -> tuple[list[tuple], Any]:
+    """:func:`headline_sums` of every unit as (keys, sparse units x keys matrix), in one pass over the
+    records (1M records in ~600k units: a dict per unit cost seconds)."""
+    from .bootstrap_sums import sparse_stats
+
+    columns: dict[tuple, int] = {("fail",): 0, ("rows",): 1}
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    for i, unit in enumerate(units):
+        for r in unit:
+            template = (str(r.get("domain") or ""), str(r["template_id"] or ""))
+            acc = columns.setdefault(("acc", r["skill"], *template), len(columns))
+            n = columns.setdefault(("n", r["skill"], *template), len(columns))
+            rows += (i, i, i, i)
+            cols += (acc, n, 0, 1)
+            vals += (float(r["accuracy"]), 1.0, float(r["parse_failed"]), 1.0)
+            if "fuzzy" in r:
+                rows += (i, i)
+                cols += (columns.setdefault(("fz", *template), len(columns)),
+                         columns.setdefault(("nfz", *template), len(columns)))
+                vals += (float(r["fuzzy"]), 1.0)
+    return list(columns), sparse_stats(rows, cols, vals, len(units), len(columns))
+
+
+def summary_from_sums(totals: Mapping[tuple, float]) -> dict[str, dict[Any, float] | float | None]:
+    """``per_skill``, ``per_skill_micro``, ``cr_fuzzy``, ``cr_fuzzy_micro`` and ``parse_failure_rate`` as
+    :func:`suite_summary` gives them, from :func:`headline_sums` summed over units (cells with no rows,
+    a unit drawn zero times, count as absent)."""
+    cell_means: dict[Any, list[float]] = {}
+    skill_sum: dict[Any, float] = {}
+    skill_n: dict[Any, float] = {}
+    fuzzy_means: list[float] = []
+    fz_sum = fz_n = 0.0
+    for key, n in totals.items():
+        if not n:
+            continue
+        if key[0] == "n":
+            skill, total = key[1], totals[("acc", *key[1:])]
+            cell_means.setdefault(skill, []).append(total / n)
+            skill_sum[skill] = skill_sum.get(skill, 0.0) + total
+            skill_n[skill] = skill_n.get(skill, 0.0) + n
+        elif key[0] == "nfz":
+            total = totals[("fz", *key[1:])]
+            fuzzy_means.append(total / n)
+            fz_sum, fz_n = fz_sum + total, fz_n + n
+    rows = totals.get(("rows",), 0.0)
+    return {"per_skill": {s: _mean(m) for s, m in sorted(cell_means.items())},
+            "per_skill_micro": {s: skill_sum[s] / skill_n[s] for s in sorted(skill_n)},
+            "cr_fuzzy": _mean(fuzzy_means), "cr_fuzzy_micro": fz_sum / fz_n if fz_n else None,
+            "parse_failure_rate": totals[("fail",)] / rows if rows else None}

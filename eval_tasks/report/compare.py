@@ -107,11 +107,18 @@ def _units(suite: Any, a: Sequence[Record], b: Sequence[Record]) -> tuple[list[s
 
 
 class HeadlineEvaluator:
-    """Headline metrics of a multiset of units, memoized: every metric's test reuses one resampling."""
+    """Headline metrics of a multiset of units, memoized: every metric's test reuses one resampling.
 
-    def __init__(self, suite: Any, units: list[list[Record]]) -> None:
+    Where the suite has additive :meth:`~chartprobe.eval_tasks.suites._base.Suite.headline_stats`, a
+    multiset's headline is ``headline_from_stats`` of its units' statistics times their counts;
+    otherwise (or with ``records=True``) it is recomputed on the multiset's records, a unit drawn
+    ``j`` + 1 times adding ``j`` relabelled copies. Tests hold the two paths equal for every suite.
+    """
+
+    def __init__(self, suite: Any, units: list[list[Record]], records: bool = False) -> None:
         self.suite, self.units = suite, units
         self._cache: dict[bytes, dict[str, float | None]] = {}
+        self._sums = None if records or not units else suite.headline_stats_matrix(units)
 
     def __call__(self, idx: Any) -> dict[str, float | None]:
         import numpy as np
@@ -119,17 +126,34 @@ class HeadlineEvaluator:
         idx = np.asarray(idx, dtype=np.int64)
         key = idx.tobytes()
         if key not in self._cache:
-            records, copies = [], {}
-            for k in idx.tolist():
-                j = copies[k] = copies.get(k, -1) + 1
-                records += self.units[k] if j == 0 else [_relabel(r, j) for r in self.units[k]]
-            self._cache[key] = headline_of(self.suite, records)
+            self._cache[key] = (self.of_counts(np.bincount(idx, minlength=len(self.units))[None])[0]
+                                if self._sums is not None else self._of_records(idx.tolist()))
         return self._cache[key]
+
+    def of_counts(self, counts: Any) -> list[dict[str, float | None]]:
+        """The headline of each row of ``counts`` (units x how often each is drawn), in row order."""
+        import numpy as np
+
+        from ..metrics.bootstrap_sums import totals
+
+        if self._sums is None:
+            return [self._of_records(np.repeat(np.arange(len(self.units)), row).tolist()) for row in counts]
+        keys, matrix = self._sums
+        return [self.suite.headline_from_stats(dict(zip(keys, row))) for row in totals(counts, matrix).tolist()]
+
+    def _of_records(self, idx: list[int]) -> dict[str, float | None]:
+        records, copies = [], {}
+        for k in idx:
+            j = copies[k] = copies.get(k, -1) + 1
+            records += self.units[k] if j == 0 else [_relabel(r, j) for r in self.units[k]]
+        return headline_of(self.suite, records)
 
 
 def _relabel(record: Record, copy: int) -> dict[str, Any]:
-    """A bootstrap duplicate of a unit's record: its own ids, so metrics see a second unit, not a merge."""
-    return {**record, **{f: f"{record[f]}#{copy}" for f in _ID_FIELDS if record.get(f) is not None}}
+    """A bootstrap duplicate of a unit's record: its own ids, so metrics see a second unit, not a merge.
+    An empty id stays empty, as :func:`~chartprobe.eval_tasks.metrics.bootstrap.relabel_fields` keeps it:
+    it means "none" (a legend row in no chain has ``chain_id == ""``), and a copy must not make it a chain."""
+    return {**record, **{f: f"{record[f]}#{copy}" for f in _ID_FIELDS if record.get(f) not in (None, "")}}
 
 
 def finite_or_nan(v: Any) -> float:

@@ -6,7 +6,9 @@ therefore a cluster bootstrap that recomputes the suite's headline on resampled 
 units (``Suite.unit_key``: a probe chart, a family, a legend base chart, a judge pair) drawn with
 replacement, a unit drawn twice getting its own ids (so a family counted twice is two families),
 and the 2.5th / 97.5th percentiles of the defined replicates. The RNG is local, seeded by
-(seed, suite): the same records give the same interval.
+(seed, suite): the same records give the same interval. A draw is priced as its units' counts
+times their additive headline statistics where the suite has them (1M probe records: seconds,
+not minutes), and recomputed on its records otherwise; both give the same numbers.
 """
 
 from __future__ import annotations
@@ -29,22 +31,29 @@ Interval = tuple[float, float] | None
 
 
 def headline_intervals(suite: Any, records: Sequence[Mapping[str, Any]], n_resamples: int = HEADLINE_RESAMPLES,
-                       seed: int = 0) -> dict[str, Interval]:
+                       seed: int = 0, by_records: bool = False) -> dict[str, Interval]:
     """Headline metric -> (low, high) 95% percentile interval over ``suite``'s units; None where fewer
-    than two units, or fewer than half the draws, define the metric."""
+    than two units, or fewer than half the draws, define the metric.
+
+    A draw's headline comes from summed unit statistics where the suite has them
+    (:class:`~.compare.HeadlineEvaluator`); ``by_records`` recomputes it on the draw's relabelled
+    records instead (the definition the fast path is tested against: same draws, same numbers)."""
     import numpy as np
+
+    from ..metrics.bootstrap_sums import draw_counts
 
     per_unit: dict[str, list] = {}
     for r in records:
         per_unit.setdefault(suite.unit_key(r), []).append(r)
     units = [per_unit[u] for u in sorted(per_unit)]
-    ev = HeadlineEvaluator(suite, units)
+    ev = HeadlineEvaluator(suite, units, records=by_records)
     observed = ev(np.arange(len(units)))
     out: dict[str, Interval] = dict.fromkeys(observed)
     if len(units) < 2:
         return out
     rng = np.random.default_rng([seed, zlib.crc32(suite.name.encode())])
-    draws = [ev(np.sort(rng.integers(0, len(units), len(units)))) for _ in range(n_resamples)]
+    # the draws of n_resamples x rng.integers(0, units, units), as count vectors, a chunk at a time
+    draws = [d for counts in draw_counts(rng, len(units), n_resamples) for d in ev.of_counts(counts)]
     for metric in observed:
         values = np.array([finite_or_nan(d.get(metric)) for d in draws])
         finite = values[np.isfinite(values)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from statistics import fmean
 from typing import Any, ClassVar
@@ -75,6 +75,29 @@ class Suite(abc.ABC):
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         """Flat numbers for the cross-model comparison table (column -> value)."""
         return {"accuracy": summary.get("accuracy")}
+
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[Hashable, float] | None:
+        """Additive statistics of one unit's records (sums and counts per cell) such that
+        :meth:`headline_from_stats` of their sum over units is ``headline(summarize(records))``.
+
+        The report's intervals and ``--compare`` then price a bootstrap draw as a product of unit
+        counts and statistics, not a pass over relabelled records. None (the default): the
+        headline is not such a function, and every draw recomputes it on records.
+        """
+        return None
+
+    def headline_stats_matrix(self, units: Sequence[Sequence[Mapping[str, Any]]]) -> tuple[list[Hashable], Any] | None:
+        """Every unit's :meth:`headline_stats` as (keys, sparse units x keys matrix), None without them; a
+        suite with many small units may build it in one pass instead of a dict per unit."""
+        from ..metrics.bootstrap_sums import stat_matrix
+
+        stats = [self.headline_stats(u) for u in units]
+        return stat_matrix(stats) if stats and all(s is not None for s in stats) else None
+
+    def headline_from_stats(self, totals: Mapping[Hashable, float]) -> dict[str, float | None]:
+        """The headline of records whose :meth:`headline_stats` sum to ``totals`` (statistics of
+        units drawn zero times are 0: a cell whose count is 0 has no rows)."""
+        raise NotImplementedError(f"suite {self.name!r} has no headline_stats")
 
     @abc.abstractmethod
     def oracle(self, row: Row) -> str | None:

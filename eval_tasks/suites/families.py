@@ -102,6 +102,13 @@ class FamiliesSuite(Suite):
         # RVC is a percentage: its column says so, and the 0-1 overview leaves it out.
         return {("RVC (%)" if key == "RVC" else key): summary.get(key) for key in ("OA", "RA", "VA", "RVC", "CVA", "SP")}
 
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        # the unit is a family (a drawn copy is another family): its role and outcome counts
+        return fm.family_counts(r for r in unit_records if not r.get("resolution"))
+
+    def headline_from_stats(self, totals: Mapping[str, float]) -> dict[str, float | None]:
+        return self.headline(fm.from_family_counts(totals))
+
     def oracle(self, row: Row) -> str | None:
         if str(row.get("data_source", "")).startswith(IMPORTED_PREFIX):  # no spec: the released gold
             return str(row["answer"])

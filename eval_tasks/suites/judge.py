@@ -118,6 +118,44 @@ class JudgeSuite(Suite):
             out[label] = (summary.get(key) or {}).get("f1")
         return out
 
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[tuple, float]:
+        # Counts per K a draw may vote over: a draw votes over the fewest samples any of its records
+        # has (_k), so each unit also counts itself under its own fewest (("cpa_k", K) = 1).
+        out: dict[tuple, float] = {}
+        cpa = [r for r in unit_records if "pair_id" in r]
+        if cpa:
+            own = min(len(r["choices"]) for r in cpa)
+            out[("cpa_rows",)], out[("cpa_k", own)] = float(len(cpa)), 1.0
+            for k in range(1, max(own, 1) + 1):
+                out[("cpa_pairs", k)], out[("cpa_correct", k)] = map(float, jm.cpa_pair_counts(cpa, k))
+        for r in unit_records:
+            if "item_id" in r and r.get("crj_task") is not None:  # the tasks the headline can name
+                out[("crj_items", r["crj_task"])] = out.get(("crj_items", r["crj_task"]), 0.0) + 1
+        for _, task in [key for key in out if key[0] == "crj_items"]:
+            crj = [r for r in unit_records if r.get("crj_task") == task]
+            own = min(len(r["verdicts"]) for r in crj)
+            out[("crj_k", task, own)] = 1.0
+            for k in range(1, max(own, 1) + 1):
+                out.update({("crj", task, k, c): float(v) for c, v in jm.crj_confusion(crj, k).items()})
+        return out
+
+    def headline_from_stats(self, totals: Mapping[tuple, float]) -> dict[str, float | None]:
+        def k_of(*prefix: Any) -> int:  # voting.votes: the fewest samples of a record, 1 for none
+            n = len(prefix)
+            return min(key[n] for key, v in totals.items() if v and key[:n] == prefix) or 1
+
+        summary: dict[str, Any] = {}
+        if totals.get(("cpa_rows",)):
+            k = k_of("cpa_k")
+            pairs = totals[("cpa_pairs", k)]
+            summary["cpa"] = {"two_pass_accuracy": totals[("cpa_correct", k)] / pairs if pairs else float("nan")}
+        for key, v in totals.items():
+            if key[0] == "crj_items" and v:
+                k = k_of("crj_k", key[1])
+                confusion = {c: int(totals[("crj", key[1], k, c)]) for c in ("tp", "fp", "tn", "fn")}
+                summary[f"crj_{key[1]}"] = jm.crj_metrics(confusion=confusion)
+        return self.headline(summary)
+
     def oracle(self, row: Row) -> str | None:
         if "pair_id" in row:
             return dict(ORDERS)[row["order"]]

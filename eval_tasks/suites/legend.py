@@ -91,6 +91,16 @@ class LegendSuite(Suite):
         return {"QA acc": summary.get("qa_acc"), "Chain acc": summary.get("chain_acc"),
                 "ConsResp": summary.get("cr"), "AF1": summary.get("af1")}
 
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], float]:
+        # the profile is over snapshot rows, over every row when a draw has none: counts of both
+        snapshot = [r for r in unit_records if not r.get("study_factor")]
+        return {**{("snapshot", k): v for k, v in lm.headline_counts(snapshot).items()},
+                **{("all", k): v for k, v in lm.headline_counts(unit_records).items()}}
+
+    def headline_from_stats(self, totals: Mapping[tuple[str, str], float]) -> dict[str, float | None]:
+        scope = "snapshot" if totals.get(("snapshot", "rows")) else "all"
+        return self.headline(lm.from_headline_counts({k: v for (s, k), v in totals.items() if s == scope}))
+
     def oracle(self, row: Row) -> str | None:
         from chartprobe.dataset_builders.legend.program import answer_row
 

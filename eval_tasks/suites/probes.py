@@ -18,7 +18,7 @@ from statistics import fmean
 from typing import Any
 
 from ..metrics import probes as pm
-from ..metrics.probes_cells import suite_summary
+from ..metrics.probes_cells import headline_sums, headline_sums_matrix, suite_summary, summary_from_sums
 from . import suite
 from ._base import Check, RunSet, Suite
 
@@ -85,6 +85,16 @@ class ProbesSuite(Suite):
         out["CR fuzzy (micro)"] = summary.get("cr_fuzzy_micro")
         out["parse fail"] = summary.get("parse_failure_rate")
         return out
+
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[tuple, float]:
+        # per-cell sums and counts: the template macros, micros and rates are ratios of them
+        return headline_sums(unit_records)
+
+    def headline_stats_matrix(self, units: Sequence[Sequence[Mapping[str, Any]]]) -> tuple[list[tuple], Any]:
+        return headline_sums_matrix(units)
+
+    def headline_from_stats(self, totals: Mapping[tuple, float]) -> dict[str, float | None]:
+        return self.headline(summary_from_sums(totals))
 
     def oracle(self, row: Row) -> str | None:
         from chartprobe.dataset_builders.probes.program import answer_row

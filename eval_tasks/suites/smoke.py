@@ -40,6 +40,14 @@ class SmokeSuite(Suite):
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:
         return {"smoke acc": summary.get("accuracy"), "smoke relaxed": summary.get("relaxed_score")}
 
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        return {"n": float(len(unit_records)), "correct": sum(float(r["correct"]) for r in unit_records),
+                "score": sum(float(r["score"]) for r in unit_records)}
+
+    def headline_from_stats(self, totals: Mapping[str, float]) -> dict[str, float | None]:
+        n = totals.get("n")
+        return self.headline({"accuracy": totals["correct"] / n, "relaxed_score": totals["score"] / n} if n else {})
+
     def oracle(self, row: Row) -> str | None:
         from chartprobe.dataset_builders.core.spec import ChartSpec
 
