@@ -1,24 +1,56 @@
-"""Session fixtures shared by every test: a local smoke release and a tiny VLM, both built offline."""
+"""Session fixtures shared by every test: a local smoke release and a tiny VLM, both built offline.
+
+The suite runs under pytest-xdist (``-n 2``, files kept whole per worker). Session fixtures
+would then be built once per worker; the two expensive ones are built once per run instead,
+by whichever worker asks first, in the run's shared base folder under a file lock, and the
+other worker reuses the finished folder (the pattern pytest-xdist documents).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from tiny_vlm import build_tiny_vlm
 
 
-@pytest.fixture(scope="session")
-def release_root(tmp_path_factory) -> Path:
-    """One folder holding the small release of every registered dataset (what ``CHARTPROBE_DATA``
-    names), built once per test session with two worker processes."""
+def shared_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str,
+                  build: Callable[[Path], object]) -> Path:
+    """``build(folder)`` once per test run, shared by every xdist worker; the folder once it is complete.
+
+    A ``<name>.complete`` marker beside the folder is written after ``build`` returns, so a worker
+    that died half-way leaves no folder the other would take for finished.
+    """
+    if worker_id == "master":  # not under xdist: an ordinary session fixture
+        folder = tmp_path_factory.mktemp(name)
+        build(folder)
+        return folder
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent  # the run's base folder, above every worker's own
+    folder = shared / name
+    with FileLock(str(shared / f"{name}.lock")):
+        if not (shared / f"{name}.complete").exists():
+            folder.mkdir(exist_ok=True)
+            build(folder)
+            (shared / f"{name}.complete").touch()
+    return folder
+
+
+def _build_small_releases(root: Path) -> None:
     from chartprobe.dataset_builders.release.dataset import DATASETS
     from chartprobe.dataset_builders.release.hub import build_release
 
-    root = tmp_path_factory.mktemp("releases")
     for name in DATASETS.names():
-        build_release(name, root, "small", num_proc=2)
-    return root
+        build_release(name, root, "small", num_proc=2, overwrite=True)
+
+
+@pytest.fixture(scope="session")
+def release_root(tmp_path_factory, worker_id) -> Path:
+    """One folder holding the small release of every registered dataset (what ``CHARTPROBE_DATA``
+    names), built once per test run with two worker processes."""
+    return shared_folder(tmp_path_factory, worker_id, "releases", _build_small_releases)
 
 
 @pytest.fixture(scope="session")
@@ -28,9 +60,24 @@ def smoke_release(release_root) -> Path:
 
 
 @pytest.fixture(scope="session")
-def tiny_vlm(tmp_path_factory) -> Path:
+def tiny_vlm(tmp_path_factory, worker_id) -> Path:
     """Directory of the seeded tiny LLaVA (model + tokenizer + processor), see ``tests/tiny_vlm.py``."""
-    return build_tiny_vlm(tmp_path_factory.mktemp("tiny_vlm"))
+    return shared_folder(tmp_path_factory, worker_id, "tiny_vlm", build_tiny_vlm)
+
+
+@pytest.fixture(scope="session")
+def all_tasks_run(tiny_vlm, release_root, tmp_path_factory, worker_id) -> Path:
+    """lm-eval's output folder (``--output_path``) after one run of the tiny VLM over every
+    ``chartprobe_*`` task: ``--limit 2``, two images, 4 new tokens, samples logged. The cheapest
+    run that still writes every task's results and samples; shared by the tests that need one
+    (read it, copy it before changing it)."""
+    from lm_eval_run import run_lm_eval
+
+    def build(folder: Path) -> None:
+        run_lm_eval(tiny_vlm, release_root, folder, "chartprobe_*", limit=2, max_images=2, max_gen_toks=4,
+                    log_samples=True)
+
+    return shared_folder(tmp_path_factory, worker_id, "all_tasks_run", build) / "results"
 
 
 @pytest.fixture(scope="session")

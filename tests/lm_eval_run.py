@@ -32,5 +32,10 @@ def run_lm_eval(model: Path, releases: Path, tmp_path: Path, tasks: str, *, limi
            "TOKENIZERS_PARALLELISM": "false"}
     run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-4000:]
+    return run, read_results(out)
+
+
+def read_results(out: Path) -> dict:
+    """The ``results`` block of the one results JSON lm-eval wrote under ``out``."""
     (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
-    return run, json.loads(Path(path).read_text())["results"]
+    return json.loads(Path(path).read_text())["results"]

@@ -88,9 +88,12 @@ def _wait_ready(url: str, proc: subprocess.Popen, timeout: float) -> None:
 
 @contextlib.contextmanager
 def served_model(
-    model_dir: str | Path, timeout: float = 60.0, log_path: str | Path | None = None
+    model_dir: str | Path, timeout: float = 600.0, log_path: str | Path | None = None
 ) -> Iterator[Served]:
     """Serve ``model_dir`` with the patched ``transformers serve``; yield a ``Served``.
+
+    Readiness is polled every 0.25 s; ``timeout`` is only a cap, generous because a loaded CI
+    machine (load 15 seen) once took over 60 s to start the server.
 
     The server is pinned to ``model_dir`` and answers HTTP 400 to any other ``model`` name.
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from chartprobe.eval_tasks.harness.runner import lm_eval_argv, tasks_path
 from chartprobe.eval_tasks.rescoring import data
-from lm_eval_run import run_lm_eval
+from lm_eval_run import read_results
 from serve_tiny import served_model
 from tiny_vlm import build_tiny_vlm
 
@@ -323,9 +323,9 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
 
 
 @pytest.mark.slow
-def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(tiny_vlm, release_root, tmp_path):
-    """`lm_eval --tasks 'chartprobe_*' --limit 5` on the small releases with the tiny VLM."""
-    _, results = run_lm_eval(tiny_vlm, release_root, tmp_path, "chartprobe_*", limit=5, max_images=2)
+def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(all_tasks_run):
+    """`lm_eval --tasks 'chartprobe_*' --limit 2` on the small releases with the tiny VLM (the shared run)."""
+    results = read_results(all_tasks_run)
     for leaf in PROBE_LEAVES:
         assert 0.0 <= results[leaf]["accuracy,none"] <= 1.0
         assert "parse_fail_rate,none" in results[leaf]

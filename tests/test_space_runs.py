@@ -1,6 +1,6 @@
 """The Space reads a real lm-eval run (issue #18, acceptance 4), in headless Chromium.
 
-lm-eval runs the tiny VLM over every chartprobe task (``--tasks 'chartprobe_*' --log_samples``,
+lm-eval runs the tiny VLM over every chartprobe task once per test run (conftest's ``all_tasks_run``: ``--log_samples``,
 ``--limit 2``, 4 new tokens: the cheapest run that still writes every task's samples file, CPA
 pairs included), and its output is laid out as the quick start lays it out
 (``out/eval/<model_dir>/results_*.json`` + ``samples_*.jsonl``). The Space serves that ``out/``
@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 from chartprobe.eval_tasks.rescoring.predictions import _SAMPLES_NAME
-from lm_eval_run import run_lm_eval
 from space_server import space_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,14 +47,11 @@ def _gold_copy(model_dir: Path, folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def quickstart_out(tiny_vlm, release_root, tmp_path_factory) -> dict[str, object]:
+def quickstart_out(all_tasks_run, tmp_path_factory) -> dict[str, object]:
     """``out/`` as the quick start leaves it after its lm-eval step, plus a second model folder."""
-    tmp = tmp_path_factory.mktemp("space_runs")
-    run_lm_eval(tiny_vlm, release_root, tmp, "chartprobe_*", limit=2, max_images=2, max_gen_toks=4,
-                log_samples=True)
-    out = tmp / "out"
+    out = tmp_path_factory.mktemp("space_runs") / "out"
     out.mkdir()
-    shutil.move(str(tmp / "results"), str(out / "eval"))  # lm-eval --output_path out/eval
+    shutil.copytree(all_tasks_run, out / "eval")  # lm-eval --output_path out/eval (the shared run, copied)
     (model_dir,) = (out / "eval").iterdir()
     (results,) = model_dir.glob("results_*.json")
     tasks = sorted(json.loads(results.read_text())["results"])
