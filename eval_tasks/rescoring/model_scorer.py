@@ -63,12 +63,14 @@ class Rescorer:
         lm_eval_scorers: dict[str, str] = {}  # task -> the judge its lm-eval run scored with
 
         records: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        seen: dict[str, dict[str, tuple[Any, ...]]] = defaultdict(dict)  # task -> doc key -> (line, answer)
+        seen: dict[str, dict[str, tuple[Any, ...]]] = defaultdict(dict)  # task -> doc key -> (path, doc_id, answer)
         sources: list[str] = []
         runs: list[dict[str, Any]] = []  # lm-eval runs: model and generation arguments
         lm_eval_tasks: dict[str, dict[str, float]] = {}  # tasks only lm-eval's table scores
         run_keys: set[tuple[Path, str]] = set()
-        tasks: dict[str, tuple[Any, Any, set[str], list[dict[str, Any]]] | None] = {}  # looked up once per task
+        # Per task, looked up once: (suite, task data, its seen keys, its suite's records, judged?).
+        tasks: dict[str, tuple[Any, Any, dict[str, tuple[Any, ...]], list[dict[str, Any]], bool] | None] = {}
+        lookup, memo_score = self.gold.lookup, self._memo.score  # bound once: called per record
         for path in files:
             for s in iter_samples(path, name):
                 self.read += 1
@@ -76,32 +78,32 @@ class Rescorer:
                 if state is _UNSEEN:
                     suite = self._suite(s.task)
                     state = tasks[s.task] = None if suite is None else (
-                        suite, self.index[s.task], seen[s.task], records[suite.name])
+                        suite, self.index[s.task], seen[s.task], records[suite.name], judged.wants(suite))
                 if state is None:  # not a chartprobe task: counted, never fatal
                     self.skipped[s.task] += 1
                     continue
-                suite, task, seen_keys, out = state
+                suite, task, seen_keys, out, wants_judge = state
                 try:
-                    key, doc, position = self.gold.lookup(task, s.doc)
+                    key, doc, position = lookup(task, s.doc)
                 except PredictionsError as exc:  # the location is built only for the message
-                    raise PredictionsError(f"{path.name} line {s.doc_id + 1}: {exc}") from None
+                    raise PredictionsError(f"{_line(path, s.doc_id)}: {exc}") from None
                 answer = (s.prediction, s.responses)
                 if key in seen_keys:  # an identical repeat is deduplicated; a different answer is refused
-                    first_line, first = seen_keys[key]
+                    first_path, first_doc_id, first = seen_keys[key]
                     if first != answer:
                         raise PredictionsError(
-                            f"{path.name} line {s.doc_id + 1}: doc {key!r} of task {s.task} has two different "
-                            f"answers ({first[0]!r} at {first_line}, {s.prediction!r} here): which one was scored "
-                            "would be arbitrary; keep one line per document")
+                            f"{_line(path, s.doc_id)}: doc {key!r} of task {s.task} has two different answers "
+                            f"({first[0]!r} at {_line(first_path, first_doc_id)}, {s.prediction!r} here): which "
+                            "one was scored would be arbitrary; keep one line per document")
                     continue
-                seen_keys[key] = (f"{path.name} line {s.doc_id + 1}", answer)
-                if judged.wants(suite):  # scored once the judge has answered the whole model
+                seen_keys[key] = (path, s.doc_id, answer)  # the location is formatted only for a message
+                if wants_judge:  # scored once the judge has answered the whole model
                     out.append(_placed({}, s.task, position, doc))
                     judged.add(out[-1], suite, s.task, doc, s.responses or (s.prediction,), bool(s.responses))
                 elif s.responses:  # a repeated run: the vote over every response it kept
                     out.append(_placed(suite.score_votes(doc, s.responses), s.task, position, doc))
                 else:
-                    out.append(self._memo.score(suite, s.task, key, doc, s.prediction, position))
+                    out.append(memo_score(suite, s.task, key, doc, s.prediction, position))
             sources.append(str(path))
             file_task = _SAMPLES_NAME.match(path.name)["task"]  # a file holds one task
             state = tasks.get(file_task)
@@ -154,6 +156,11 @@ class Rescorer:
         rec = _placed({"missing": True}, task, position, doc)
         self._pass.add(rec, suite, task, doc, ("",))
         return rec
+
+
+def _line(path: Path, doc_id: int) -> str:
+    """Where a sample is, for a message: its file and line (lm-eval's doc_id + 1)."""
+    return f"{path.name} line {doc_id + 1}"
 
 
 def _lm_eval_only(samples: Path) -> dict[str, dict[str, float]]:

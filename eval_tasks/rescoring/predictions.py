@@ -236,9 +236,14 @@ def _refuse_line(path: Path, n: int, line: Any) -> None:
                            f"{type(line.get('doc')).__name__}")
 
 
+_READ_BUFFER = 1 << 16
+"""Bytes buffered per samples file: lines run ~2 KB, and iterating them through the 8 KB default
+buffer costs 1.7 us a line, 0.9 us through this one (``chartprobe score`` reads millions)."""
+
+
 def _lm_eval_samples(path: Path, task: str, model: str) -> Iterator[Sample]:
     """The samples of one lm-eval ``--log_samples`` file."""
-    with path.open("rb") as fh:  # bytes: orjson checks UTF-8 itself, faster than a text decoder
+    with open(path, "rb", buffering=_READ_BUFFER) as fh:  # bytes: orjson checks UTF-8 itself, faster than a decoder
         n = 0
         try:
             for n, data in enumerate(fh):

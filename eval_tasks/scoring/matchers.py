@@ -126,12 +126,15 @@ class YearMatcher(Matcher):
         return parse_period(text)
 
 
+_PARENTHETICAL = re.compile(r"\s*\([^()]*\)\s*$")  # a trailing "(thousand units)" is no part of a label
+
+
 @matcher("label")
 class LabelMatcher(Matcher):
     """Exact equality of :func:`label_key` (case/space/punctuation-insensitive, aliases, inflections)."""
 
     def normalize(self, text, aliases=None):
-        key = label_key(re.sub(r"\s*\([^()]*\)\s*$", "", text), aliases)
+        key = label_key(_PARENTHETICAL.sub("", text), aliases)
         return key or None
 
     def match(self, pred, gold, aliases=None, tolerance=None):

@@ -79,8 +79,23 @@ _BUILTIN_INDEX = _build_index([_BUILTIN_ALIASES])
 
 
 def _alias_index(aliases: Aliases) -> dict[str, str]:
-    """Variant -> canonical label map: the built-in table overridden by caller ``aliases``."""
-    return _build_index([_BUILTIN_ALIASES, aliases]) if aliases else _BUILTIN_INDEX
+    """Variant -> canonical label map: the built-in table overridden by caller ``aliases``.
+
+    Built once per distinct table (a template's vocabulary is every one of its rows' aliases, and
+    each label of a row is normalised against it): the map is shared, so callers only read it.
+    """
+    if not aliases:
+        return _BUILTIN_INDEX
+    try:
+        key = tuple((k, v if isinstance(v, str) else tuple(v)) for k, v in aliases.items())
+        return _table_index(key)
+    except TypeError:  # an unhashable or odd table: built afresh
+        return _build_index([_BUILTIN_ALIASES, aliases])
+
+
+@lru_cache(maxsize=1024)
+def _table_index(table: tuple[tuple[str, str | tuple[str, ...]], ...]) -> dict[str, str]:
+    return _build_index([_BUILTIN_ALIASES, dict(table)])
 
 
 def label_key(s: str, aliases: Aliases = None, index: dict[str, str] | None = None) -> str:
@@ -196,6 +211,15 @@ def is_abstention(text: str) -> bool:
     refusal ("The target entry is hidden, so it cannot be determined") is a refusal.
     """
     text = text or ""
+    return _abstains_short(text) if len(text) <= 256 else _abstains(text)
+
+
+@lru_cache(maxsize=1 << 15)
+def _abstains_short(text: str) -> bool:
+    return _abstains(text)  # short answers repeat across documents and models ("12", "Yes", "I don't know")
+
+
+def _abstains(text: str) -> bool:
     tail = deque(_CONCLUSION.finditer(text), maxlen=1)
     if tail and norm_text(text[tail[0].end():]):
         text = text[tail[0].end():]
@@ -235,7 +259,19 @@ def parse_number(text: str) -> tuple[float, float] | None:
     is given ("twenty-one" -> 21). None if nothing finite is found, or if the answer hedges between
     candidates ("either 0 or 41", "3 or 4"). A ratio that ends the answer is its quotient: "1/2" and
     "1:2" -> 0.5, "a ratio of 2:1" -> 2 (not a date such as "3/4/2020").
+
+    Short texts are cached, as :func:`norm_text`'s: every model's answer to a document is read
+    against the same gold, and bare numbers repeat across documents.
     """
+    return _parse_number_short(text) if len(text) <= 256 else _parse_number(text)
+
+
+@lru_cache(maxsize=1 << 15)
+def _parse_number_short(text: str) -> tuple[float, float] | None:
+    return _parse_number(text)
+
+
+def _parse_number(text: str) -> tuple[float, float] | None:
     ratio = _RATIO.search(text)
     if ratio is not None and float(ratio["b"]) != 0:
         value = float(ratio["a"]) / float(ratio["b"])

@@ -50,9 +50,11 @@ extracted answer is capped to its last 4 KB.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from chartprobe.dataset_builders.core.answer_types import ANSWER_TYPES, SCORING_RULES
 from chartprobe.dataset_builders.core.tolerance import Tolerance
@@ -104,6 +106,11 @@ _NEXT_FIELD = re.compile(r"\[\s*\w+\s*\]\s*[:：]|\n\s*(?:reason|rationale|expla
 _SPECIAL_TOKEN = re.compile(r"<\|[^|<>\n]{0,40}\|>")
 _BOXED = re.compile(r"\\boxed\{([^{}]*)\}")
 _QUOTES = "\"'“”‘’«»`"
+_BULLET = re.compile(r"^(?:[-*•]\s+|__)|__$")
+_MARKUP = re.compile(r"[<:：\\]")
+"""A character every marker, tag, box, reasoning block and special token needs: ``<`` (tags,
+``</think>``, ``<|im_end|>``), a colon (``Answer:``, ``Thought:``), a backslash (``\\boxed``).
+A text with none of them is *bare*: its answer is its last line (:func:`extract_answer`)."""
 
 
 def _clean(answer: str) -> str:
@@ -113,7 +120,7 @@ def _clean(answer: str) -> str:
     if boxed is not None:
         answer = boxed.group(1)
     for _ in range(3):
-        answer = re.sub(r"^(?:[-*•]\s+|__)|__$", "", answer.strip()).strip()
+        answer = _BULLET.sub("", answer.strip()).strip()
         if len(answer) >= 2 and answer[0] in _QUOTES and answer[-1] in _QUOTES:
             answer = answer[1:-1].strip()
         answer = answer[:-1] if answer.endswith((".", "。")) else answer
@@ -141,6 +148,17 @@ def extract_answer(text: str) -> str:
     """
     if not isinstance(text, str):
         text = "" if text is None else str(text)
+    if len(text) <= ANSWER_MAX_CHARS and _MARKUP.search(text) is None:
+        # A bare answer ("12", "Yes", "(B)", "Looking at the chart, the answer is 12.", reasoning
+        # lines without a marker): no marker, tag or reasoning block can match it, so the search
+        # below would end on its last line too, as here, at 2-3x the cost.
+        last = next((line for line in reversed(text.splitlines()) if line.strip()), "")
+        return _clean(last)
+    return _extract_marked(text)
+
+
+def _extract_marked(text: str) -> str:
+    """:func:`extract_answer` of any text: reasoning dropped, then the markers in precedence."""
     closed = _REASONING_CLOSE.match(text)
     needs_marker = closed is None and _REASONING_OPEN.match(text[:256]) is not None
     preamble = _PREAMBLE.match(text[:256]) is not None
@@ -225,16 +243,21 @@ def score_doc(doc: Mapping[str, object], prediction: str, answer_type: str | Non
 
     Rows of releases built before those columns existed score with the type defaults.
     """
-    import json
-
     raw = doc.get("answer_aliases") or None
-    try:
-        aliases = json.loads(raw) if isinstance(raw, str) else raw
-    except ValueError:
-        aliases = None
+    aliases = _aliases(raw) if isinstance(raw, str) else raw
     return score_answer(prediction, str(doc.get("answer", "")), answer_type or str(doc.get("answer_type") or "label"),
                         aliases=aliases if isinstance(aliases, Mapping) else None,
                         tolerance=str(doc.get("tolerance") or "") or None)
+
+
+@lru_cache(maxsize=1024)
+def _aliases(raw: str) -> object:
+    """A row's ``answer_aliases`` JSON parsed (None if it is not JSON), once per distinct text: a
+    template's vocabulary repeats on every row and every model's answer to it. Shared: read only."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
 
 
 def scoring_rule(answer_type: str) -> str:
