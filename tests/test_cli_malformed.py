@@ -254,6 +254,7 @@ ROWS = [
     row("eval", "limit-not-number", lambda c: _eval("--limit", "ten"), "--limit"),
     row("eval", "limit-zero", lambda c: _eval("--limit", "0"), "--limit"),
     row("eval", "fewshot-not-int", lambda c: _eval("--num_fewshot", "x"), "--num_fewshot"),
+    row("eval", "fewshot-positive", lambda c: _eval("--num_fewshot", "2"), "zero-shot"),
     row("eval", "batch-size-bad", lambda c: _eval("--batch_size", "big"), "--batch_size"),
     row("eval", "model-folder-missing", lambda c: _eval("--model_args", f"pretrained={c.path('no-model')}"),
         "no such model folder"),

@@ -114,6 +114,9 @@ def _check_numbers(values: dict[str, str]) -> None:
     shots = values.get("--num_fewshot")
     if shots is not None and not (shots.isdigit()):
         raise UsageError(f"eval: --num_fewshot must be a whole number >= 0, got {shots!r}")
+    if shots is not None and int(shots) > 0:  # the task YAMLs declare an empty few-shot pool (memory, no leak)
+        raise UsageError(f"eval: chartprobe's tasks are zero-shot, as the papers ran them: --num_fewshot must be 0, "
+                         f"got {shots}")
     batch = values.get("--batch_size")
     if batch is not None:
         size = batch.removeprefix("auto:") if batch.startswith("auto:") else batch
