@@ -83,8 +83,10 @@ def convert(config: dict[str, Any]) -> dict[str, Any]:
     if "group" in config:
         return _functions(dict(config))
     task, split = config["task"], config.get("test_split", "test")
+    # fewshot_config (an empty pool) only keeps lm-eval from building a few-shot pool of the whole test
+    # split at task construction; the lmms-eval twins stay zero-shot without it, so it is not carried over.
     handled = {*COPIED, "custom_dataset", "dataset_kwargs", "doc_to_image", "generation_kwargs",
-               "process_results", "metric_list", "description"}
+               "process_results", "metric_list", "description", "fewshot_config"}
     unknown = sorted(set(config) - handled)
     if unknown:
         raise ConversionError(f"{task}: no lmms-eval mapping for lm-eval key(s) {unknown} (see lmms_convert)")
