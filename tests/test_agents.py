@@ -23,7 +23,9 @@ from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samp
 EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", "always_abstain",
                    "first_position", "always_accept", "random",
                    # issue 14: image-side and answer-set shortcut agents
-                   "position_prior", "metadata", "anti_stale", "answer_everything", "text_reader"}
+                   "position_prior", "metadata", "anti_stale", "answer_everything", "text_reader",
+                   # issue 45: LegendBench binding and abstention shortcuts
+                   "first_entry", "incomplete_legend"}
 
 
 def test_every_agent_of_the_issue_is_registered_with_a_description():

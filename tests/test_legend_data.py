@@ -121,10 +121,13 @@ def test_channel_study_asks_the_same_questions_on_every_scheme(legend_rows):
 
 def test_visibility_study_covers_the_four_policies(legend_rows):
     levels = {r["study_level"] for r in legend_rows["visibility_study"]}
-    assert levels == {"full", "mask_full", "keep_target", "hide_target", "keep_distractor"}
+    # the four policies, and the answerable twins of their unanswerable rows (issue 45)
+    assert levels == {"full", "mask_full", "keep_target", "hide_target", "keep_distractor", "hide_distractor"}
     for r in legend_rows["visibility_study"]:
         if r["study_level"] in ("mask_full", "hide_target", "keep_distractor"):
             assert r["expected"] == "abstain", r["id"]
+        if r["study_level"] == "hide_distractor":
+            assert r["expected"] == "preserve", r["id"]
 
 
 def test_questions_carry_the_channel_hint_but_not_the_mapping(legend_rows):

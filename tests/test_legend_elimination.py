@@ -149,7 +149,9 @@ def test_flag_marks_hidden_target_rows_of_two_series_charts(tiny_rows):
             want = r["intervention"] == "hide_target" and r["expected"] == "abstain" and _label_anchored(r)
             assert r["elimination_answerable"] == want, r["id"]
     flagged = {(r["num_series"], r["intervention"]) for r in tiny_rows if r["elimination_answerable"]}
-    assert {(2, "hide_target"), (2, "keep_distractor")} <= flagged
+    # On 2 series both edits show the one other entry: the same image and question, asked once
+    # (issue 45), so a group carries one of them.
+    assert {(2, "hide_target"), (2, "keep_distractor")} & flagged
     assert not any(r["elimination_answerable"] for r in tiny_rows if r["intervention"] == "mask_full")
     assert all(isinstance(json.loads(r["evidence"]), list) for r in tiny_rows)
 

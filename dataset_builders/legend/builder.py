@@ -136,13 +136,15 @@ class LegendDataset(DatasetBuilder):
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Release-wide validity: one chart side per group, expected behaviours hold, the order
-        study visits every position once per target, and no base chart or ChartBench table is in
-        two splits (``disjoint``)."""
+        study visits every position once per target, no (image, question) pair is asked twice in
+        a split, and no base chart or ChartBench table is in two splits (``disjoint``)."""
         for config, splits in built.items():
-            for ds in splits.values():
+            for split, ds in splits.items():
                 cols = ds.select_columns(["id", "group_id", "chart_spec", "answer", "expected",
-                                          "intervention_family", "target_legend_index", "study_factor"]).to_dict()
+                                          "intervention_family", "target_legend_index", "study_factor",
+                                          "spec", "question"]).to_dict()
                 _verify_groups(config, cols)
+                _verify_unique_questions(f"{config}/{split}", cols)
         check_disjoint({config: {split: ds.select_columns(list(DISJOINT_COLUMNS)).to_dict()
                                  for split, ds in splits.items()} for config, splits in built.items()})
 
@@ -211,6 +213,16 @@ def _split_space(preset: Preset, config: str, split: str) -> tuple[str, dict[str
                 f"to other splits) has none with {lo}-{hi} legend items: add {kind} tables, widen num_series "
                 f"or drop {kind} from chart_kinds")
     return study, knobs, dataclasses.replace(space, tables=pool)
+
+
+def _verify_unique_questions(scope: str, cols: dict[str, list]) -> None:
+    """No (rendered spec, question) twice: a repeated pair would weigh double in QA accuracy.
+    The rendered spec stands for the image (the render is a function of it)."""
+    first: dict[tuple[str, str], str] = {}
+    for row_id, spec, question in zip(cols["id"], cols["spec"], cols["question"]):
+        other = first.setdefault((spec, question), row_id)
+        if other != row_id:
+            raise ValueError(f"{scope}: rows {other} and {row_id} ask the same question on the same image")
 
 
 def _verify_groups(config: str, cols: dict[str, list]) -> None:

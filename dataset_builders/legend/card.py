@@ -51,7 +51,11 @@ needs is not displayed). `evidence` lists the legend box ids a question needs an
 `legend_boxes` the legend boxes actually rendered (every one with positive width and height; a
 scatter or line handle is measured as its drawn marker or stroke), so answerability is checked on
 the image's own layout. Sufficiency rule: an item is answerable iff every entry it reads is
-displayed; identifying a hidden entry by elimination does not count.
+displayed; identifying a hidden entry by elimination does not count. Every unanswerable occlusion
+comes with an answerable one in the same group (`hide_distractor`: only entries the question does
+not read are hidden), so a partial legend is answerable as often as not and "abstain whenever the
+legend is incomplete" scores no better than a question-only policy (validity agent
+`incomplete_legend`). No (image, question) pair is asked twice in a split.
 
 **Evidence visible.** No text element (legend box, title, axis labels, value labels of other
 marks) covers more than 25% of any data mark's box on any row's image: a base chart whose legend
@@ -66,14 +70,20 @@ STUDIES = """## Controlled studies (§6)
 - `channel_study`: one data table per base chart, rendered once per channel scheme of its mark
   family (`study_level`: point — color, marker, color+marker; line — color, marker, line_style,
   color+marker, color+line_style; area — color, texture, color+texture), with the same parse,
-  bind, value and compare questions on each. Compare stages per `(mark_family, study_level)`.
+  bind, value and compare questions on each, about a target drawn uniformly over the legend's
+  entries (validity agent `first_entry` checks that binding to the first entry scores what a
+  random binding does). Compare stages per `(mark_family, study_level)`.
 - `order_study`: a box legend whose base order mirrors the visual rank, rotated N times
   (`study_level = rotation_k`); the rank question of every target is asked on every rotation,
   so every target visits every legend position exactly once and the gold never changes.
   `target_legend_index` (1-based displayed position) equals `visual_rank` in the aligned
   condition and differs in the conflict condition.
 - `visibility_study`: a one-label and a two-label question under full visibility and the four
-  occlusion policies `mask_full`, `keep_target`, `hide_target`, `keep_distractor`.
+  occlusion policies `mask_full`, `keep_target`, `hide_target`, `keep_distractor`; each
+  unanswerable policy row comes with an answerable twin (`study_level = hide_distractor`: entries
+  the question does not read are hidden, its own stay), so an incomplete legend alone does not
+  mean "I don't know". A policy row that cannot be paired (the question reads every entry) is
+  not asked.
 """
 
 METRICS = """## Metrics (LegendBench §5.1)

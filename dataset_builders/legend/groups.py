@@ -9,6 +9,7 @@ with the behaviour a legend-grounded reader must show (paper §3.4, Table 3).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -25,7 +26,7 @@ __all__ = ["BIND_TEMPLATES", "bind_template", "chain_steps", "group_rows", "snap
 Rng = Callable[..., np.random.Generator]
 CHAIN_TARGETS = ("t3_compare", "t3_rank", "t3_diff", "t3_crossing", "t3_colorbar_diff")
 EXTRA_PROBES = ("t1_visual_to_label", "t2_value", "t2_bind_peak", "t2_bind_trend", "t2_colorbar_value",
-                "t1_colorbar_end")
+                "t1_colorbar_end", "t1_colorbar_tick", "t1_colorbar_orientation")
 BIND_TEMPLATES = ("t2_bind_peak", "t2_bind_trend")
 """Binding probes, one per kind of x axis (a peak without a time axis, a trend over one)."""
 
@@ -75,6 +76,34 @@ def _probe(tpl: LegendTemplate, st: State, params: dict[str, Any]) -> Probe:
     return Probe(evidence=tpl.evidence(st, params), primary=primary, target=targets[0] if targets else "")
 
 
+TWIN = "hide_distractor"
+"""The answerable occlusion paired with every unanswerable one (``interventions/hide_distractor``)."""
+
+
+def _twin_row(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, params: dict[str, Any],
+              probe: Probe, rng: Rng, name: str) -> dict[str, Any] | None:
+    """An answerable partial-legend variant of ``base_row`` (a ``hide_distractor`` edit not asked yet),
+    or None when the question needs every entry.
+
+    Every unanswerable occlusion comes with one, so a reader that abstains whenever part of the
+    legend is missing is right on half of the partial legends, not on nearly all of them.
+    """
+    st = maker.state()
+    twin: Intervention = INTERVENTIONS.get(TWIN)()
+    if not twin.applies(st, probe):
+        return None
+    for legend in twin.apply(st, probe, rng(maker.base_id, TWIN, probe.target, name)):
+        new = maker.state(legend)
+        gold = tpl.gold(new, params)
+        if gold is None or gold[0] != base_row["answer"] or maker.hidden(new):
+            continue
+        row = maker.row(f"{base_row['id']}-{name}-{TWIN}", new, tpl, params, group_id=base_row["id"],
+                        intervention=TWIN, intervention_family=twin.family, expected="preserve")
+        if row is not None:
+            return row
+    return None
+
+
 def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, params: dict[str, Any],
                names: list[str], rng: Rng, limit: int | None = None) -> Iterator[dict[str, Any]]:
     """Variant rows of the group whose base row is ``base_row``: one per intervention of
@@ -82,6 +111,8 @@ def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, p
 
     A candidate legend whose render hides a data mark (``visible``) is skipped; an intervention
     that only fails that way does not use up a slot, so the group takes the next one instead.
+    An unanswerable occlusion comes with its answerable twin (:func:`_twin_row`), one slot for
+    the pair; one that cannot be paired is skipped the same way.
     """
     st = maker.state()
     probe = _probe(tpl, st, params)
@@ -109,11 +140,17 @@ def group_rows(maker: RowMaker, base_row: dict[str, Any], tpl: LegendTemplate, p
                 outcome = "hidden" if outcome == "none" else outcome
                 continue
             expected = {"preserving": "preserve", "altering": "alter", "answerability": "preserve"}[iv.family]
+            twin = _twin_row(maker, base_row, tpl, params, probe, rng, name) if gold[0] == ABSTAIN else None
+            if gold[0] == ABSTAIN and twin is None:
+                outcome = "hidden" if outcome == "none" else outcome  # unpaired: the slot goes to the next
+                continue
             row = maker.row(f"{base_row['id']}-{name}", new, tpl, params, group_id=base_row["id"],
                             intervention=name, intervention_family=iv.family, expected=expected)
             if row is not None:
                 outcome = "row"
                 yield row
+                if twin is not None:
+                    yield twin
                 break
         used += outcome != "hidden"
 
@@ -131,10 +168,15 @@ def _rank_interventions(tpl: LegendTemplate, st: State, params: dict, rng: np.ra
     return picked + rest
 
 
+def _key(template: str, params: dict[str, Any]) -> str:
+    return f"{template}:{json.dumps(params, sort_keys=True)}"
+
+
 def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group: int) -> Iterator[dict]:
     """Every row of one snapshot base chart: chains, extra probes, and a group around each."""
     st, mode = maker.state(), maker.unit.encoding_mode
     bases: list[tuple[dict, LegendTemplate, dict]] = []
+    asked: set[str] = set()  # every base question once: a chain sharing a probe with another is redrawn
     r = rng(maker.base_id, "chains")
     targets = [t for t in CHAIN_TARGETS if LEGEND_TEMPLATES.get(t)().applies(st, mode)]
     r.shuffle(targets)
@@ -146,8 +188,9 @@ def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group
         cands = tpl.candidates(st, r)
         for j in r.permutation(len(cands)):
             steps = chain_steps(st, mode, target, cands[int(j)])
-            if steps is None:
+            if steps is None or asked & {_key(name, p) for _, name, p in steps}:
                 continue
+            asked.update(_key(name, p) for _, name, p in steps)
             chain_id = f"{maker.base_id}-c{n_chains}"
             for k, (role, name, p) in enumerate(steps):
                 row = maker.row(f"{chain_id}-{k}", st, name, p, group_id=f"{chain_id}-{k}", chain_id=chain_id,
@@ -160,9 +203,10 @@ def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group
     r.shuffle(extra_names)  # which extra probes a chart gets varies, so every template is covered
     for k, name in enumerate(extra_names[:extras]):
         tpl = LEGEND_TEMPLATES.get(name)()
-        cands = tpl.candidates(st, r)
+        cands = [c for c in tpl.candidates(st, r) if _key(name, c) not in asked]
         if cands:
             p = cands[int(r.integers(len(cands)))]
+            asked.add(_key(name, p))
             row = maker.row(f"{maker.base_id}-p{k}", st, tpl, p, group_id=f"{maker.base_id}-p{k}")
             if row is not None:
                 bases.append((row, tpl, p))

@@ -52,6 +52,9 @@ class RowMaker:
     study_level: str = ""
     renders: Renders = field(default_factory=Renders)
     """Shared by every maker of one base item, so each legend state is rendered once."""
+    asked: set[tuple[str, str]] = field(default_factory=set)
+    """(rendered spec, question) of every row made: the same question on the same image is
+    asked once, so no pair weighs twice in a split's accuracy."""
 
     def state(self, legend: LegendSide | None = None, chart: Any = None) -> State:
         """The legend state ``legend`` (default: the base legend) over the base chart."""
@@ -68,7 +71,7 @@ class RowMaker:
     def row(self, row_id: str, st: State, template: LegendTemplate | str, params: dict[str, Any], *,
             group_id: str, chain_id: str = "", chain_role: str = "", intervention: str = "none",
             intervention_family: str = "none", expected: str = "base") -> dict[str, Any] | None:
-        """One row, or None when the question is ill-posed on ``st``."""
+        """One row, or None when the question is ill-posed on ``st`` or was already asked on this image."""
         tpl = LEGEND_TEMPLATES.get(template)() if isinstance(template, str) else template
         gold = tpl.gold(st, params)
         if gold is None:
@@ -77,6 +80,9 @@ class RowMaker:
         question = tpl.question(st, params)
         answer_type = gold_type(answer_type, answer, question)  # a column named "2011" is a year
         shot, spec_json = self._render(st)
+        if (spec_json, question) in self.asked:
+            return None
+        self.asked.add((spec_json, question))
         targets = tpl.targets(st, params)
         evidence = tpl.evidence(st, params)
         primary = st.evidence_of_item(st.item_of(targets[0])) if targets else ()

@@ -178,7 +178,8 @@ def sample_unit(space: LegendSpace, rng: np.random.Generator, kind: str | None =
         n_series = 4
     # Every identity channel needs a distinct value per series (4 line styles, 7 markers...).
     limit = min([SERIES_LIMIT[kind], *(len(CHANNEL_POOLS[c]) for c in channels)])
-    n = min(n_series or int(rng.integers(max(2, lo), min(hi, limit) + 1)), limit)
+    # A range above the kind's limit (5-6 series in a study over scatter and bars) takes the limit.
+    n = min(n_series or int(rng.integers(min(max(2, lo), limit), min(hi, limit) + 1)), limit)
     n_points = int(rng.integers(space.num_points[0], space.num_points[1] + 1))
     theme, add_labels = _pick(rng, space.themes), bool(_pick(rng, space.add_labels))
     trajectory = _pick(rng, space.trajectories)

@@ -7,7 +7,9 @@
   every target visits every legend position exactly once; the rank question's answer never
   changes (§6.2). Rotation 0 is the aligned condition for every target.
 - ``visibility``: a one-label and a two-label question under full visibility and the four
-  occlusion policies Mask_Full, Keep_Target, Hide_Target, Keep_Distractor (§6.3).
+  occlusion policies Mask_Full, Keep_Target, Hide_Target, Keep_Distractor (§6.3); each
+  unanswerable policy row comes with an answerable ``hide_distractor`` twin (level of that
+  name), so an incomplete legend does not by itself mean "I don't know".
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .groups import bind_template, group_rows
+from .groups import TWIN, bind_template, group_rows
 from .rows import RowMaker
 from .space import (
     CHANNEL_POOLS,
@@ -100,15 +102,29 @@ def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) 
 
 
 def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, dict]]:
+    """The parsing, binding, value and reasoning questions of one base, about targets drawn by key.
+
+    The target is drawn uniformly over the legend's entries and the comparison's second label
+    over the others, so no position (the first entry) carries the answers: the ``first_entry``
+    validity agent, which binds without reading, scores what a random binding scores.
+    """
     labels = st.labels
-    a, b = labels[0], labels[1]
+    a = labels[int(r.integers(len(labels)))]
+    compare = [c for c in LEGEND_TEMPLATES.get("t3_compare")().candidates(st, r) if c["labels"][0] == a]
+    pick = compare[int(r.integers(len(compare)))] if compare else None
     out = [("t1_label_to_visual", "parse", {"labels": [a]})]
     bind = bind_template(st, "single")
     if bind is not None:
         out.append((bind, "bind", {"labels": [a]}))
-    point = {} if st.wedges else {"point": int(r.integers(len(st.categories)))}
+    if st.wedges:
+        point = {}
+    elif pick is not None:
+        point = {"point": pick["point"]}
+    else:
+        point = {"point": int(r.integers(len(st.categories)))}
     out.append(("t2_value", "value", {"labels": [a], **point}))
-    out.append(("t3_compare", "reason", {"labels": [a, b], **point}))
+    if pick is not None:
+        out.append(("t3_compare", "reason", pick))
     return out
 
 
@@ -170,7 +186,10 @@ def visibility_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rn
         yield base
         for policy in VISIBILITY_POLICIES:
             maker.study_level = policy
-            yield from group_rows(maker, base, tpl, params, [policy], rng)
+            for row in group_rows(maker, base, tpl, params, [policy], rng):
+                # An unanswerable policy's answerable twin (part of the legend gone, the target's
+                # entries kept) is its own level: the four policies stay the paper's.
+                yield {**row, "study_level": TWIN} if row["intervention"] == TWIN else row
 
 
 STUDIES: dict[str, Callable[..., Iterator[dict]]] = {

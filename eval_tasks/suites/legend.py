@@ -14,7 +14,10 @@ Beyond the shared checks (oracle 100%, blind agent, abstaining agents, majority 
 - every rotation set of the order study puts its target at each legend position exactly once;
 - abstention recall is 1 for ``always_abstain`` and 0 for ``never_abstain`` (§5.1 AR);
 - the evidence is visible: no row's render has text over more than 25% of a data mark
-  (the stored ``occlusion_max``).
+  (the stored ``occlusion_max``);
+- binding to the first legend entries without reading them scores no more than a random
+  binding, and abstaining whenever the legend is incomplete no more than the best question-only
+  abstention policy (+5 points each, :mod:`._legend_shortcuts`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ..metrics import legend as lm
 from ..metrics import legend_studies as ls
 from . import suite
 from ._base import Check, RunSet, Suite
+from ._legend_shortcuts import legend_shortcut_checks
 from ._verdict import verdict
 
 Row = Mapping[str, Any]
@@ -160,7 +164,8 @@ class LegendSuite(Suite):
 
     def checks(self, runs: RunSet) -> list[Check]:
         return [*super().checks(runs), *self._order_shortcut_checks(runs), *self._rotation_checks(runs),
-                *self._abstention_recall_checks(runs), *self._visibility_checks(runs)]
+                *self._abstention_recall_checks(runs), *self._visibility_checks(runs),
+                *legend_shortcut_checks(self, runs)]
 
     @staticmethod
     def _visibility_checks(runs: RunSet) -> list[Check]:
