@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 __all__ = [
+    "COLORBAR_DIRECTIONS",
     "HATCHES",
     "LEGEND_FORMS",
     "LEGEND_POSITIONS",
@@ -31,6 +32,8 @@ __all__ = [
 SPEC_VERSION = "chartprobe.spec/1"
 
 LEGEND_FORMS = ("box", "direct", "colorbar", "none")
+COLORBAR_DIRECTIONS = ("up", "down")
+"""Which way a colour bar's values grow: ``up`` (matplotlib's default) or ``down`` (inverted)."""
 LEGEND_POSITIONS = ("upper right", "upper left", "lower left", "lower right", "right",
                     "center left", "center right", "lower center", "upper center", "center",
                     "outside right", "outside bottom")

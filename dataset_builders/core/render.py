@@ -33,6 +33,7 @@ import numpy as np
 
 from .charts import CHARTS
 from .charts._base import DEFAULT_CONFIG, Drawn, SampleConfig
+from .colorbar import colorbar_ticks
 from .render_overrides import drawing_spec, shown_items, style_layout, style_marks
 from .spec import ChartSpec
 from .themes import style_list
@@ -193,6 +194,12 @@ def _legend_colorbar(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> 
     fmt = spec.axes.tick_format
     cb = scene.fig.colorbar(scene.drawn.mappable, ax=scene.ax,
                             format=FuncFormatter(lambda x, _pos: fmt.format(x=x)))
+    # Ticks pinned to the spec's (core/colorbar.py), so questions about them are answered from the spec.
+    ticks = colorbar_ticks(spec)
+    if ticks:
+        cb.set_ticks(ticks)
+    if spec.legend.direction == "down":
+        cb.ax.invert_yaxis()
     if spec.legend.title:
         cb.set_label(spec.legend.title, fontsize=spec.style.font_size * spec.legend.font_scale)
         scene.measured["legend/title"] = cb.ax.yaxis.label

@@ -123,6 +123,8 @@ class LegendSpec:
     entries: tuple[LegendEntry, ...] | None = None
     """Explicit box-legend entries replacing the per-item ones; ``order`` and ``visible`` then
     index these entries. None = one entry per legend item."""
+    direction: str = "up"
+    """Colour bar: ``up`` puts high values at the top, ``down`` at the bottom (an inverted bar)."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 from .charts import CHARTS
 from .fields import (
     _HEX,
+    COLORBAR_DIRECTIONS,
     HATCHES,
     LEGEND_FORMS,
     LEGEND_POSITIONS,
@@ -164,6 +165,7 @@ def validate_spec(spec: Any) -> None:
 
     lg = spec.legend
     _one_of(lg.form, LEGEND_FORMS, "spec.legend.form")
+    _one_of(lg.direction, COLORBAR_DIRECTIONS, "spec.legend.direction")
     if lg.entries is not None:
         _validate_entries(lg.entries)
         n_items = len(lg.entries)  # order/visible index the explicit entries

@@ -247,7 +247,12 @@ def _legend(kind: str, form: str, mode: str, channels: tuple[str, ...], full: Ch
     position = _pick(rng, space.legend_positions)
     columns = int(_pick(rng, space.legend_columns)) if form == "box" else 1
     if form == "colorbar":
-        return LegendSide(labels=("%",), form="colorbar", title=f"{full.style.title.split(' by ')[0]} (%)")
+        # Half the bars run downwards, so which end holds the high values must be read (T1
+        # orientation). A child stream draws it: the parent's draws, hence every other chart, are
+        # the same as before the direction existed.
+        direction = ("up", "down")[int(rng.spawn(1)[0].integers(2))]
+        return LegendSide(labels=("%",), form="colorbar", title=f"{full.style.title.split(' by ')[0]} (%)",
+                          direction=direction)
     names = list(full.data.categories) if legend_names_field(kind) == "categories" else [s.name for s in full.data.series]
     if mode != "compositional":
         return LegendSide(labels=tuple(names), form=form, position=position, columns=columns)

@@ -72,6 +72,8 @@ class LegendSide:
     title: str = ""
     scale: tuple[float, float] = (1.0, 0.0)
     """Colour bar: legend value = scale[0] * drawn value + scale[1]."""
+    direction: str = "up"
+    """Colour bar: ``up`` (high values at the top) or ``down`` (an inverted bar)."""
     factors: tuple[Factor, ...] = ()
 
     def replace(self, **changes: Any) -> LegendSide:
@@ -128,7 +130,7 @@ def compose(chart: ChartSpec, legend: LegendSide) -> ChartSpec:
             dataclasses.replace(s, values=tuple(round(a * v + b, 6) for v in s.values)) for s in data.series))
     spec = chart.replace(data=data, legend=LegendSpec(
         form=legend.form, order=legend.order, position=legend.position, font_scale=legend.font_scale,
-        columns=legend.columns, visible=legend.visible, title=legend.title,
+        columns=legend.columns, visible=legend.visible, title=legend.title, direction=legend.direction,
         entries=_entries(chart, legend) if legend.factors else None))
     return spec.validate()
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.spec import ChartSpec, Encoding
-from ..unit import LegendSide, item_labels, legend_names_field
+from ..unit import LegendSide, compose, item_labels, legend_names_field
 from ..vocab import cue_phrase, vocabulary_hint
 
 __all__ = ["ABSTAIN", "LegendTemplate", "State", "fmt"]
@@ -50,6 +50,11 @@ class State:
     def wedges(self) -> bool:
         """True when the legend names the categories (a pie's wedges), not series."""
         return legend_names_field(self.kind) == "categories"
+
+    @property
+    def spec(self) -> ChartSpec:
+        """The renderable spec of this state (what the image is drawn from)."""
+        return compose(self.chart, self.legend)
 
     @property
     def labels(self) -> tuple[str, ...]:

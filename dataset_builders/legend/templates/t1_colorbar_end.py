@@ -8,7 +8,8 @@ from ._base import LegendTemplate, fmt
 
 @legend_template("t1_colorbar_end")
 class ColorbarEnd(LegendTemplate):
-    """Read a scale endpoint: the bar spans the data range, so its ends are the extremes."""
+    """Read a scale endpoint: the bar spans the data range, so its ends are the extremes (which
+    end holds the maximum follows the bar's direction: an inverted bar has it at the bottom)."""
 
     task_family, capability, answer_type = "T1", "guide_read", "number"
     forms = ("colorbar",)
@@ -20,7 +21,8 @@ class ColorbarEnd(LegendTemplate):
 
     def answer(self, st, params):
         vals = st.all_values()
-        return fmt(float(vals.max() if params["end"] == "top" else vals.min()))
+        high_end = "top" if st.legend.direction == "up" else "bottom"
+        return fmt(float(vals.max() if params["end"] == high_end else vals.min()))
 
     def text(self, st, params):
         return f"What value does the {params['end']} end of the colour bar stand for?"

@@ -8,7 +8,14 @@ from . import legend_template
 from ._base import LegendTemplate
 
 MAX_ASKED = 2
-"""The largest crossing count asked (the rare count a chart offers first)."""
+"""The largest crossing count asked (the rare count a chart offers first).
+
+Counts of 3 and more exist but are not asked, and the answer set stays 0-2: over 1,000 line
+charts of the default space, 3 of 3,154 well-posed pairs (0.3% of charts) cross 3 times and
+none more. A closed set 0-3 would put uniform at 1/4, so the majority-share check's cap at
+1.5 x 1/4 = 37.5%, while 0 and 1 are each ~46% of what the charts offer (2: ~8%): the set
+would fail by construction, and balancing it would drop most 0/1 rows to keep a handful of 3s.
+A chart whose only 3-crossing pair is dropped still asks its other pairs."""
 
 
 @legend_template("t3_crossing")
