@@ -20,8 +20,8 @@ from chartprobe.dataset_builders.legend.space import LegendSpace, sample_unit
 from chartprobe.dataset_builders.legend.templates import LEGEND_TEMPLATES
 from chartprobe.dataset_builders.legend.templates._base import ABSTAIN
 from chartprobe.eval_tasks.suites import suite_for_release
+from chartprobe.eval_tasks.suites._legend_binding import random_binding_accuracy
 from chartprobe.eval_tasks.validity.agents import AGENTS
-from chartprobe.eval_tasks.validity.agents.first_entry import random_binding_accuracy
 from chartprobe.eval_tasks.validity.validate import run_agents
 
 BASES = 24

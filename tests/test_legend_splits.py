@@ -213,7 +213,8 @@ def test_verify_runs_the_check():
     def split(rid: str) -> Dataset:
         return Dataset.from_dict({**_cols((rid, A, "synthetic")), "group_id": [rid], "answer": ["x"],
                                   "expected": ["base"], "intervention_family": [""], "target_legend_index": [0],
-                                  "study_factor": [""], "spec": [A[0]], "question": ["q?"]})
+                                  "study_factor": [""], "spec": [A[0]], "question": ["q?"],
+                                  "text_overlap_max": [0.0], "legend_text_cover_max": [0.0]})
 
     with pytest.raises(ValueError, match="two splits"):
         LegendDataset().verify({"snapshot": {"train": split("a"), "test": split("b")}})

@@ -47,6 +47,29 @@ def test_rerendered_specs_have_no_occlusion(legend_only, config):
 
 
 @pytest.mark.parametrize("config", CONFIGS)
+def test_every_label_is_readable(legend_only, config):
+    """No text over text, no legend over axis text (issue 45): stored, and re-rendering agrees."""
+    from chartprobe.dataset_builders.core.readability import (
+        LEGEND_LIMIT,
+        OVERLAP_LIMIT,
+        legend_text_cover_max,
+        readability_problems,
+        text_overlap_max,
+    )
+    from chartprobe.dataset_builders.core.render import render
+    from chartprobe.dataset_builders.core.spec import ChartSpec
+
+    for r in legend_only[config]:
+        assert r["text_overlap_max"] <= OVERLAP_LIMIT and r["legend_text_cover_max"] <= LEGEND_LIMIT, r["id"]
+    specs = sorted({r["spec"]: r for r in legend_only[config]}.items())
+    for spec_json, r in specs[:: max(1, len(specs) // 8)]:
+        boxes = render(ChartSpec.from_json(spec_json)).boxes
+        assert readability_problems(boxes) == [], r["id"]
+        assert text_overlap_max(boxes) == pytest.approx(r["text_overlap_max"], abs=1e-4), r["id"]
+        assert legend_text_cover_max(boxes) == pytest.approx(r["legend_text_cover_max"], abs=1e-4), r["id"]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
 def test_no_stored_legend_box_is_degenerate(legend_only, config):
     for r in legend_only[config]:
         for key, (x0, y0, x1, y1) in json.loads(r["legend_boxes"]).items():

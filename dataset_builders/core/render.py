@@ -56,6 +56,9 @@ class Rendered:
     """Data value of every labelled tick drawn, per guide: ``x``, ``y`` and ``colorbar``
     (ascending). What a reader can resolve on a scale: half the step between two ticks
     (:mod:`chartprobe.dataset_builders.core.tolerance`)."""
+    slanted: frozenset[str] = frozenset()
+    """Tick label ids drawn at a slant: their boxes are axis-aligned hulls of tilted text, which
+    overlap a neighbour's without the glyphs touching (:mod:`.readability` knows)."""
 
 
 @dataclass
@@ -129,7 +132,7 @@ def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
         boxes = _measure(scene, renderer, width, height)
         ticks = _tick_values(scene)
         png = _encode_png(scene.canvas, width, height)
-    return Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks)
+    return Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks, slanted=_slanted(scene))
 
 
 # -- legends -----------------------------------------------------------------------------
@@ -266,6 +269,16 @@ def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, 
             if labels:
                 raw[f"{prefix}/{k}"] = _extent(labels, renderer)
     return {key: _normalize(bb, width, height) for key, bb in raw.items()}
+
+
+def _slanted(scene: Scene) -> frozenset[str]:
+    """Ids of the tick labels drawn at an angle that is not a multiple of 90 degrees."""
+    out = set()
+    for prefix, axis in scene.tick_axes:
+        for k, tick in enumerate(_drawn_ticks(axis)):
+            if any(t.get_visible() and t.get_text() and t.get_rotation() % 90 for t in (tick.label1, tick.label2)):
+                out.add(f"{prefix}/{k}")
+    return frozenset(out)
 
 
 _TICK_GUIDES = {"tick/x": "x", "tick/y": "y", "legend/colorbar_tick": "colorbar"}

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from ..core.png_pad import equalize_rows
+from ..core.readability import LEGEND_LIMIT, OVERLAP_LIMIT
 from ..core.rng import rng_for
 from ..release.dataset import DatasetBuilder, base_features, dataset
 from ..release.preset import Preset, PresetError
@@ -137,14 +138,16 @@ class LegendDataset(DatasetBuilder):
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
         """Release-wide validity: one chart side per group, expected behaviours hold, the order
         study visits every position once per target, no (image, question) pair is asked twice in
-        a split, and no base chart or ChartBench table is in two splits (``disjoint``)."""
+        a split, every row's labels are readable, and no base chart or ChartBench table is in two
+        splits (``disjoint``)."""
         for config, splits in built.items():
             for split, ds in splits.items():
                 cols = ds.select_columns(["id", "group_id", "chart_spec", "answer", "expected",
                                           "intervention_family", "target_legend_index", "study_factor",
-                                          "spec", "question"]).to_dict()
+                                          "spec", "question", *READABILITY_LIMITS]).to_dict()
                 _verify_groups(config, cols)
                 _verify_unique_questions(f"{config}/{split}", cols)
+                _verify_readable(f"{config}/{split}", cols)
         check_disjoint({config: {split: ds.select_columns(list(DISJOINT_COLUMNS)).to_dict()
                                  for split, ds in splits.items()} for config, splits in built.items()})
 
@@ -213,6 +216,18 @@ def _split_space(preset: Preset, config: str, split: str) -> tuple[str, dict[str
                 f"to other splits) has none with {lo}-{hi} legend items: add {kind} tables, widen num_series "
                 f"or drop {kind} from chart_kinds")
     return study, knobs, dataclasses.replace(space, tables=pool)
+
+
+READABILITY_LIMITS = {"text_overlap_max": OVERLAP_LIMIT, "legend_text_cover_max": LEGEND_LIMIT}
+"""Stored readability shares and their limits (``core.readability``): what ``verify`` checks per row."""
+
+
+def _verify_readable(scope: str, cols: dict[str, list]) -> None:
+    """Every row's labels are readable on its image: no text over text, no legend over axis text."""
+    for column, limit in READABILITY_LIMITS.items():
+        for row_id, share in zip(cols["id"], cols[column]):
+            if share > limit + 1e-6:
+                raise ValueError(f"{scope}: row {row_id} has {column} {share:.2f} > {limit} (unreadable labels)")
 
 
 def _verify_unique_questions(scope: str, cols: dict[str, list]) -> None:

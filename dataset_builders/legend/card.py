@@ -63,6 +63,13 @@ would hide marks is re-laid out (the box legend moved, outside the axes first) o
 variant that would hide marks is replaced by another intervention. `occlusion_max` stores the
 largest share of any data mark covered by any text on the row's render (0.0 when none), so the
 rule can be checked without re-rendering (`chartprobe.dataset_builders.core.occlusion`).
+
+**Labels readable.** No two text boxes (title, axis and tick labels, legend and direct labels,
+printed values) overlap by more than 20% of the smaller one, and the legend box covers no more
+than 10% of any axis label, tick label or printed value: such a chart is re-laid out or redrawn
+like one that hides a mark (`text_overlap_max`, `legend_text_cover_max`;
+`chartprobe.dataset_builders.core.readability`). Radar charts carry no value-axis label (it
+would sit on the 9 o'clock spoke's name; the title names the metric).
 """
 
 STUDIES = """## Controlled studies (§6)

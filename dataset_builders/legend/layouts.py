@@ -75,7 +75,13 @@ X_AXES: dict[str, Callable] = {"scatter": _numeric, "radar": _spokes}
 """Kinds whose x axis is not a run of years."""
 
 
-def _axes(base: AxesSpec, x_label: str, y_label: str) -> AxesSpec:
+RADIAL_KINDS = frozenset({"radar"})
+"""Kinds whose value axis runs along the spokes: matplotlib draws its label across the spoke at
+9 o'clock, on top of that spoke's name, so it is left out (the title names the metric)."""
+
+
+def _axes(base: AxesSpec, x_label: str, y_label: str, kind: str) -> AxesSpec:
+    y_label = "" if kind in RADIAL_KINDS else y_label
     return dataclasses.replace(base, x_label=x_label, y_label=y_label, tick_format="{x:g}",
                                x_limits=None, y_limits=None, x_scale="linear", y_scale="linear")
 
@@ -83,7 +89,7 @@ def _axes(base: AxesSpec, x_label: str, y_label: str) -> AxesSpec:
 def _series(ctx: _Ctx, kind: str) -> Layout:
     x_label, cats, xs = X_AXES.get(kind, _years)(ctx, len(ctx.years))
     series = tuple(Series(f"{e} | {ctx.metric}", v, UNIT) for e, v in zip(ctx.entities, ctx.values))
-    axes = _axes(ctx.base_axes, x_label, f"{ctx.metric} ({UNIT})")
+    axes = _axes(ctx.base_axes, x_label, f"{ctx.metric} ({UNIT})", kind)
     return Layout(DataTable(categories=cats, series=series, x_values=xs), axes, ctx.metric, len(series))
 
 
@@ -108,7 +114,7 @@ TABLE_X_LABEL = {"radar": ""}
 
 def _table_series(kind: str, table: Any, base_axes: AxesSpec) -> Layout:
     series = tuple(Series(name, values) for name, values in zip(table.series, table.values))
-    axes = _axes(base_axes, TABLE_X_LABEL.get(kind, table.x_label), table.y_label)
+    axes = _axes(base_axes, TABLE_X_LABEL.get(kind, table.x_label), table.y_label, kind)
     return Layout(DataTable(categories=table.x_values, series=series), axes, table.y_label, len(series))
 
 

@@ -98,4 +98,5 @@ def render_chart(spec: ChartSpec) -> Any:
         boxes = core._measure(scene, renderer, width, height)
         ticks = core._tick_values(scene)
         png = core._encode_png(scene.canvas, width, height)
-    return core.Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks)
+        slanted = core._slanted(scene)
+    return core.Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks, slanted=slanted)

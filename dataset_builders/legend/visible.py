@@ -1,4 +1,5 @@
-"""Evidence stays visible: every legend row's chart has no text over more than 25% of a mark.
+"""Evidence stays visible: every legend row's chart has no text over more than 25% of a mark,
+and every label is readable (no text over text, no legend over axis text: ``core.readability``).
 
 A question is only fair if the marks it reads can be seen, and a legend drawn inside the
 axes (or a value label, or the title) can sit on them. :class:`Renders` renders each
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..core.occlusion import Occlusion, occlusions
+from ..core.readability import legend_text_cover_max, readability_problems, text_overlap_max
 from ..core.spec import ChartSpec
 from .measure import render_chart
 from .space import Unit
@@ -55,7 +57,11 @@ class Shot:
     legend_boxes: str
     """JSON of the rendered ``legend/*`` boxes."""
     occlusions: tuple[Occlusion, ...]
+    """What makes the render unfit: marks under text (``core.occlusion``) and unreadable text
+    (``core.readability``: text over text, the legend over axis text)."""
     occlusion_max: float
+    text_overlap_max: float = 0.0
+    legend_text_cover_max: float = 0.0
     ticks: dict[str, tuple[float, ...]] = field(default_factory=dict)
     """The render's labelled tick values per guide (``Rendered.ticks``): numeric tolerances."""
 
@@ -75,8 +81,11 @@ class Renders:
             boxes = {k: v for k, v in rendered.boxes.items() if k.startswith("legend/")}
             self._shots[key] = Shot(image={"bytes": rendered.png, "path": None},
                                     legend_boxes=json.dumps(boxes, sort_keys=True),
-                                    occlusions=tuple(occlusions(rendered.boxes)),
+                                    occlusions=(*occlusions(rendered.boxes),
+                                                *readability_problems(rendered.boxes, rendered.slanted)),
                                     occlusion_max=round(occlusion_max(rendered.boxes), 4),
+                                    text_overlap_max=round(text_overlap_max(rendered.boxes, rendered.slanted), 4),
+                                    legend_text_cover_max=round(legend_text_cover_max(rendered.boxes), 4),
                                     ticks=rendered.ticks)
         return self._shots[key], key
 
@@ -108,8 +117,10 @@ def fit_layout(unit: Unit, allowed: Sequence[str], hidden: Hidden) -> Unit | Non
     hid = hidden(unit)
     if not hid:
         return unit
-    if all(o.text != LEGEND_BOX for o in hid):
+    if all(o.text != LEGEND_BOX and o.mark.startswith("mark/") for o in hid):
         return None  # value labels or the title hide marks: moving the legend cannot fix it
+    # The legend hides something, or text collides: a box legend elsewhere (it also resizes the
+    # axes, which may part crowded tick labels) is tried before a redraw.
     for legend in relayouts(unit.legend, allowed):
         moved = dataclasses.replace(unit, legend=legend)
         if not hidden(moved):

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ..core.answer_types import gold_type
 from ..core.answer_vocab import aliases_json
 from ..core.occlusion import occluded
+from ..core.readability import readability_problems
 from ..core.rng import rng_for
 from ..core.tolerance import tolerance_for
 from ..release.dataset import (
@@ -142,8 +143,9 @@ class ProbesDataset(DatasetBuilder):
         def acceptable(s: Any) -> bool:
             if trend and trend_probe.instantiate(domain.view(s, {}), rng_for(preset.seed, key, "check")) is None:
                 return False
-            drawn["render"] = domain.render(s)
-            return not occluded(drawn["render"].boxes)  # every mark visible: no text over > 25% of one
+            drawn["render"] = rendered = domain.render(s)
+            # every mark visible (no text over > 25% of one) and every label readable
+            return not occluded(rendered.boxes) and not readability_problems(rendered.boxes, getattr(rendered, "slanted", ()))
 
         spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out), order, acceptable)
         rendered = drawn["render"]

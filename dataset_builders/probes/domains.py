@@ -35,9 +35,11 @@ __all__ = ["PROBE_DOMAINS", "TIERS", "ChartDomain", "ProbeDomain", "SceneDomain"
 
 TIERS = ("simple", "medium", "complex")
 _BAR_TIERS = {"simple": (3, 5), "medium": (6, 10), "complex": (11, 24)}
-_PIE_TIERS = {"simple": (3, 5), "medium": (6, 8), "complex": (9, 12)}
 _SCENE_TIERS = {"simple": (3, 5), "medium": (6, 8), "complex": (9, 12)}
 _COLOR_NAMES = tuple(n for n in NAMED_COLORS if n != "black")  # black vanishes on the dark theme
+_PIE_TIERS = {"simple": (3, 5), "medium": (6, 8), "complex": (9, len(_COLOR_NAMES))}
+"""Wedge counts per tier: at most one wedge per named colour, so no two wedges share one (12
+wedges over 10 colours drew two adjacent reds, and "which colour is X?" had two answers)."""
 _SINGULAR = {"countries": "country", "products": "product", "years": "year", "cities": "city",
              "departments": "department", "months": "month", "quarters": "quarter"}
 

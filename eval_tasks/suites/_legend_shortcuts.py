@@ -1,7 +1,7 @@
 """LegendBench shortcut checks held to their own chance: a first-entry binding and legend completeness.
 
 - ``first_entry`` (binding without reading) against a random binding of the same labels on the
-  same rows (``agents.first_entry.random_binding_accuracy``): a study that always targets the
+  same rows (``_legend_binding.random_binding_accuracy``): a study that always targets the
   first entry lets it score 100% where a random binding scores ~1/n.
 - ``incomplete_legend`` (abstain iff some entry is hidden) against the best question-only
   abstention policy: per template, always answer (with the gold) or always abstain, whichever
@@ -32,7 +32,7 @@ Chance = Callable[[Any, Sequence[Row]], list[float | None]]
 
 
 def _binding_chance(suite: Any, rows: Sequence[Row]) -> list[float | None]:
-    from ..validity.agents.first_entry import random_binding_accuracy
+    from ._legend_binding import random_binding_accuracy
 
     return [random_binding_accuracy(suite, r) for r in rows]
 

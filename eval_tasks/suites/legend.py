@@ -169,15 +169,21 @@ class LegendSuite(Suite):
 
     @staticmethod
     def _visibility_checks(runs: RunSet) -> list[Check]:
-        """Every row's stored ``occlusion_max`` (text over a data mark) is at most 25%."""
+        """Every row's stored ``occlusion_max`` (text over a data mark) is at most 25%, and its labels
+        are readable: ``text_overlap_max`` at most 20%, ``legend_text_cover_max`` at most 10%."""
         from chartprobe.dataset_builders.core.occlusion import COVER_LIMIT
+        from chartprobe.dataset_builders.core.readability import LEGEND_LIMIT, OVERLAP_LIMIT
 
         out = []
         for (config, split), rows in sorted(runs.rows.items()):
-            shares = [float(r["occlusion_max"]) for r in rows if r.get("occlusion_max") is not None]
-            if shares:
-                out.append(verdict("evidence visible: max text cover of a data mark", f"{config}/{split}", "-",
-                                   max(shares), len(shares), op="<=", limit=COVER_LIMIT))
+            for column, what, limit in (("occlusion_max", "evidence visible: max text cover of a data mark", COVER_LIMIT),
+                                        ("text_overlap_max", "labels readable: max overlap of two text boxes",
+                                         OVERLAP_LIMIT),
+                                        ("legend_text_cover_max", "labels readable: max axis text under the legend",
+                                         LEGEND_LIMIT)):
+                shares = [float(r[column]) for r in rows if r.get(column) is not None]
+                if shares:
+                    out.append(verdict(what, f"{config}/{split}", "-", max(shares), len(shares), op="<=", limit=limit))
         return out
 
     @staticmethod

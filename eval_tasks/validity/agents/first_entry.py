@@ -5,69 +5,21 @@ the question always targets the entry drawn first: it reads the first entry's ma
 first label the question names, the second entry's for the second, and so on. This agent
 does exactly that on every answerable LegendBench row whose question names labels
 (label-anchored templates): it re-instantiates the row's program with the named labels
-replaced by the labels of the first displayed entries and answers what that program gives.
+replaced by the labels of the first displayed entries and answers what that program gives
+(:mod:`chartprobe.eval_tasks.suites._legend_binding`).
 
-Its fair comparison is a *random* binding of the same labels (:func:`random_binding_accuracy`:
-every injective assignment of the named labels to the displayed entries, equally likely), not
-the template's uniform answer chance: a value question bound to a random series is right only
-when the series happens to be the target's (or shares its value). Where targets are drawn
-uniformly over the legend the two agree; where a study always targets the first entry, the
-first-entry agent scores 100% against ~1/n. ``LegendSuite`` checks the gap.
+Its fair comparison is a *random* binding of the same labels, not the template's uniform answer
+chance: a value question bound to a random series is right only when the series happens to be
+the target's (or shares its value). Where targets are drawn uniformly over the legend the two
+agree; where a study always targets the first entry, the first-entry agent scores 100% against
+~1/n. ``LegendSuite`` checks the gap.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping
-from statistics import fmean
-from typing import Any
-
+from ...suites._legend_binding import first_entry_answer
 from . import agent
 from ._base import Agent
-
-Row = Mapping[str, Any]
-
-
-def _bindable(row: Row) -> tuple[Any, dict[str, Any], Any, list[str]] | None:
-    """(state, params, template, displayed labels) of an answerable row whose question names labels."""
-    from chartprobe.dataset_builders.legend.program import state_of_row
-    from chartprobe.dataset_builders.legend.templates._base import ABSTAIN
-
-    if not row.get("program") or str(row.get("answer")) == ABSTAIN:
-        return None
-    try:
-        st, params, tpl = state_of_row(row)
-    except (KeyError, TypeError, ValueError):
-        return None
-    lg = st.legend
-    # A compositional legend's entries are factor levels, not items: no "first item" to bind to.
-    if tpl.anchor != "label" or not params.get("labels") or lg.form not in ("box", "direct") or lg.factors:
-        return None
-    order = lg.order if lg.order is not None else tuple(range(lg.n_entries))
-    shown = [st.labels[k] for k in order if (lg.visible is None or lg.visible[k]) and k < len(st.labels)]
-    if len(shown) < len(params["labels"]):
-        return None
-    return st, params, tpl, shown
-
-
-def _answer_bound(st: Any, params: dict[str, Any], tpl: Any, labels: tuple[str, ...]) -> str | None:
-    """The template's answer with the question's labels bound to ``labels`` (None: ill-posed)."""
-    try:
-        return tpl.answer(st, {**params, "labels": list(labels)})
-    except (KeyError, IndexError, ValueError, ZeroDivisionError):
-        return None
-
-
-def random_binding_accuracy(suite: Any, row: Row) -> float | None:
-    """Mean score over every injective binding of the row's labels to displayed entries (None: not bindable)."""
-    found = _bindable(row)
-    if found is None:
-        return None
-    st, params, tpl, shown = found
-    scores = [suite.accuracy(suite.score(row, ans))
-              for labels in itertools.permutations(shown, len(params["labels"]))
-              if (ans := _answer_bound(st, params, tpl, labels)) is not None]
-    return fmean(scores) if scores else None
 
 
 @agent("first_entry")
@@ -76,8 +28,4 @@ class FirstEntry(Agent):
     description = "binds the question's labels to the first legend entries without reading them"
 
     def answer(self, suite, row):
-        found = _bindable(row)
-        if found is None:
-            return None
-        st, params, tpl, shown = found
-        return _answer_bound(st, params, tpl, tuple(shown[: len(params["labels"])]))
+        return first_entry_answer(row)
