@@ -125,7 +125,8 @@ class LegendDataset(DatasetBuilder):
                                 space.legend_positions, hidden)
             maker = RowMaker(unit, key, preset.seed, renders=renders)
             rows = list(snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
-                                      knobs["interventions_per_group"]))
+                                      knobs["interventions_per_group"], stratum=_stratum(preset, config, split, index,
+                                                                                          len(kinds))))
         elif study in STUDIES:
             rows = list(STUDIES[study](space, key, index, preset.seed, rng))
         else:
@@ -161,6 +162,12 @@ class LegendDataset(DatasetBuilder):
         from .card_tables import tables_card
 
         return tables_card(preset)
+
+
+def _stratum(preset: Preset, config: str, split: str, index: int, n_kinds: int) -> int:
+    """The item's ordinal among charts of its kind, offset by its split's position in the preset,
+    so that small splits starting at item 0 do not all stratify their few charts alike."""
+    return index // n_kinds + list(preset.configs[config].splits).index(split)
 
 
 def _config_space(params: dict[str, Any], config: str) -> tuple[str, dict[str, int], LegendSpace]:

@@ -25,6 +25,7 @@ __all__ = ["BIND_TEMPLATES", "bind_template", "chain_steps", "group_rows", "snap
 
 Rng = Callable[..., np.random.Generator]
 CHAIN_TARGETS = ("t3_compare", "t3_rank", "t3_diff", "t3_crossing", "t3_colorbar_diff")
+FIRST_TARGET = "t3_crossing"
 EXTRA_PROBES = ("t1_visual_to_label", "t2_value", "t2_bind_peak", "t2_bind_trend", "t2_colorbar_value",
                 "t1_colorbar_end", "t1_colorbar_tick", "t1_colorbar_orientation")
 BIND_TEMPLATES = ("t2_bind_peak", "t2_bind_trend")
@@ -172,20 +173,29 @@ def _key(template: str, params: dict[str, Any]) -> str:
     return f"{template}:{json.dumps(params, sort_keys=True)}"
 
 
-def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group: int) -> Iterator[dict]:
-    """Every row of one snapshot base chart: chains, extra probes, and a group around each."""
+def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group: int,
+                  stratum: int = 0) -> Iterator[dict]:
+    """Every row of one snapshot base chart: chains, extra probes, and a group around each.
+
+    ``stratum`` (the item's ordinal among charts of its kind) picks which answer of a closed
+    answer set a chain target asks where the chart offers it (``LegendTemplate.candidates_for``).
+    """
     st, mode = maker.state(), maker.unit.encoding_mode
     bases: list[tuple[dict, LegendTemplate, dict]] = []
     asked: set[str] = set()  # every base question once: a chain sharing a probe with another is redrawn
     r = rng(maker.base_id, "chains")
     targets = [t for t in CHAIN_TARGETS if LEGEND_TEMPLATES.get(t)().applies(st, mode)]
     r.shuffle(targets)
+    # The crossing count applies to line charts only (one kind in seven) and its chain shares
+    # label probes with any other: drawn first where it applies, or it is hardly ever asked.
+    targets.sort(key=lambda t: t != FIRST_TARGET)
     n_chains = 0
     for target in targets:
         if n_chains >= chains:
             break
         tpl = LEGEND_TEMPLATES.get(target)()
-        cands = tpl.candidates(st, r)
+        want = tpl.answer_set[stratum % len(tpl.answer_set)] if tpl.answer_set else None
+        cands = tpl.candidates_for(st, r, want)
         for j in r.permutation(len(cands)):
             steps = chain_steps(st, mode, target, cands[int(j)])
             if steps is None or asked & {_key(name, p) for _, name, p in steps}:
@@ -203,7 +213,8 @@ def snapshot_rows(maker: RowMaker, rng: Rng, chains: int, extras: int, per_group
     r.shuffle(extra_names)  # which extra probes a chart gets varies, so every template is covered
     for k, name in enumerate(extra_names[:extras]):
         tpl = LEGEND_TEMPLATES.get(name)()
-        cands = [c for c in tpl.candidates(st, r) if _key(name, c) not in asked]
+        want = tpl.answer_set[stratum % len(tpl.answer_set)] if tpl.answer_set else None
+        cands = [c for c in tpl.candidates_for(st, r, want) if _key(name, c) not in asked]
         if cands:
             p = cands[int(r.integers(len(cands)))]
             asked.add(_key(name, p))

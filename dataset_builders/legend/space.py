@@ -78,7 +78,7 @@ class LegendSpace:
     add_labels: tuple[bool, ...] = (False, True)
     legend_positions: tuple[str, ...] = ("upper right", "upper left", "lower right", "center right",
                                          "outside right", "outside bottom")
-    trajectories: tuple[str, ...] = ("linear", "exponential", "s_curve", "event")
+    trajectories: tuple[str, ...] = ("linear", "exponential", "s_curve", "event", "cyclic")
     legend_columns: tuple[int, ...] = (1, 2)
     extra: dict[str, Any] = field(default_factory=dict)
     """Other parameters of the config (``study``, snapshot knobs), left to the builder."""

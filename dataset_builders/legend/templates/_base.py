@@ -157,6 +157,18 @@ class LegendTemplate(abc.ABC):
     def candidates(self, st: State, rng: np.random.Generator) -> list[dict[str, Any]]:
         """Parameter sets with a well-posed answer on ``st`` (may be empty)."""
 
+    def candidates_for(self, st: State, rng: np.random.Generator, want: str | None) -> list[dict[str, Any]]:
+        """Candidates whose answer is ``want`` where the chart has some, else :meth:`candidates`.
+
+        A snapshot stratifies a closed answer set over its charts (``want`` cycles through
+        ``answer_set`` with the item index), so even a small release asks every answer its charts
+        allow instead of the one a chart happens to favour.
+        """
+        cands = self.candidates(st, rng)
+        if want is None:
+            return cands
+        return [c for c in cands if self.answer(st, c) == want] or cands
+
     @abc.abstractmethod
     def answer(self, st: State, params: dict[str, Any]) -> str | None:
         """The answer on ``st`` assuming the evidence is visible; None when ill-posed."""
