@@ -40,7 +40,7 @@ def test_three_configs_with_two_images_per_row(judge_release):
 @pytest.mark.parametrize("config", CRJ)
 def test_crj_is_balanced_and_every_label_matches_its_specs(crj_rows, config):
     rows = crj_rows[config]
-    assert len(rows) == 10
+    assert len(rows) == {"crj_reproduction": 10, "crj_editing": 12}[config]
     assert abs(Counter(r["label"] for r in rows)["Accept"] / len(rows) - 0.5) <= 0.05
     for r in rows:
         ref, cand = ChartSpec.from_json(r["spec_reference"]), ChartSpec.from_json(r["spec_candidate"])
@@ -66,6 +66,11 @@ def test_crj_is_balanced_and_every_label_matches_its_specs(crj_rows, config):
                 assert changed == requested
             if r["failure"] == "side_effect":
                 assert requested < changed  # the edit plus something nobody asked for
+    if config == "crj_editing":  # the small preset holds every edit and both reject kinds (issue 45)
+        from chartprobe.dataset_builders.judge.editing import EDITS
+
+        assert {r["edit"] for r in rows} == set(EDITS)
+        assert {r["failure"] for r in rows} == {"none", "key_parameter", "side_effect"}
 
 
 def _cpa_records(judge_release, agent):

@@ -7,8 +7,8 @@ Labels alternate by item index (50/50) and items 2m and 2m+1 ask the same edit t
 (``EDITS`` in turn; a chart that cannot take the edit is redrawn, the edit is kept), so no
 instruction predicts the label: before, an edit without a wrong-parameter result (add
 grid lines) moved its Rejects to another edit and the instruction text alone beat the
-majority by 15 points. Rejects alternate between fail and side effect; an edit without a
-fail result rejects by side effect. Verified on renders: the honest edit changes the
+majority by 15 points. Rejects alternate between fail and side effect (from the first cycle of
+edits on); an edit without a fail result rejects by side effect. Verified on renders: the honest edit changes the
 image, fail and side results differ from it, and an Accept result shows no defect
 (``screen.flaws_shown``, no text collisions or legend on the data).
 """
@@ -121,8 +121,12 @@ def build_editing(seed: int, key: str, index: int) -> dict | None:
 
     accept = index % 2 == 0
     names = list(EDITS)
-    edit = names[(index // 2) % len(names)]
-    wanted = "none" if accept else ("key_parameter", "side_effect")[(index // 2 // len(names)) % 2]
+    m = index // 2
+    edit = names[m % len(names)]
+    # Reject kinds alternate within a cycle of edits and swap between cycles: the first 2 x len(EDITS)
+    # items already hold both kinds (a small preset saw only wrong parameters before item 12),
+    # and over two cycles every edit is rejected both ways.
+    wanted = "none" if accept else ("key_parameter", "side_effect")[(m + m // len(names)) % 2]
     for attempt in range(16):
         rng = rng_for(seed, key, "attempt", attempt)
         kinds = CHARTS.names()
