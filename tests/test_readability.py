@@ -105,3 +105,21 @@ def test_slanted_tick_labels_are_not_compared_with_each_other():
     assert ticks and ticks <= rendered.slanted
     assert text_overlaps(rendered.boxes)  # hulls of neighbours overlap...
     assert text_overlaps(rendered.boxes, slanted=rendered.slanted) == []  # ...which is not a collision
+
+
+@pytest.mark.parametrize("dataset, config, column", [
+    ("probes", "bar", "spec"), ("probes", "hbar", "spec"), ("probes", "pie", "spec"),
+    ("families", "all", "spec"), ("judge", "cpa", "spec_better"), ("judge", "crj_reproduction", "spec_reference"),
+    ("judge", "crj_editing", "spec_reference")])
+def test_small_releases_draw_readable_charts(release_root, dataset, config, column):
+    """Every chart a question is asked about (a CPA pair's better chart, a CRJ reference) is readable."""
+    from chartprobe.dataset_builders.core.render import render
+    from chartprobe.dataset_builders.core.spec import ChartSpec
+    from datasets import load_dataset
+
+    ds = load_dataset(str(release_root / f"chartprobe-{dataset}"), config)
+    specs = sorted({s for split in ds.values() for s in split[column]})
+    assert specs
+    for spec_json in specs[:: max(1, len(specs) // 40)]:
+        rendered = render(ChartSpec.from_json(spec_json))
+        assert readability_problems(rendered.boxes, rendered.slanted) == [], spec_json[:120]

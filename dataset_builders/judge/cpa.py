@@ -51,10 +51,12 @@ def cells(criterion: str) -> list[tuple[str, str]]:
 
 
 def is_clean(r: Any) -> bool:
-    """A better chart must not show a layout flaw itself: no colliding text, no legend on data."""
+    """A better chart must not show a layout flaw itself: no colliding text, no legend on data or
+    on axis text (``core.readability``: a tick label under the legend box cannot be read)."""
+    from ..core.readability import legend_over_text
     from .flaws import _evidence as ev
 
-    return not ev.text_collisions(r) and not ev.legend_overlaps(r)
+    return not ev.text_collisions(r) and not ev.legend_overlaps(r) and not legend_over_text(r.boxes)
 
 
 def _sample(kind: str, strategy: str, rng) -> ChartSpec:

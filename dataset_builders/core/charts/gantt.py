@@ -87,5 +87,8 @@ class Gantt(ChartKind):
         drawn.anchors = [(float(ends[-1]), float(pos[-1]))] * 2
         ax.set_yticks(pos, labels=list(spec.data.categories))
         ax.invert_yaxis()
+        # A bar's base is a sticky edge, so without this the axis starts at the earliest start and
+        # that bar's start label lands on its category's tick label (core.readability).
+        ax.use_sticky_edges = False
         ax.margins(x=0.08)
         return drawn
