@@ -266,7 +266,7 @@ def _from_plain(tp: Any, value: Any, path: str) -> Any:
             raise SpecError(path, f"expected an object, got {type(value).__name__}")
         fields, names = _field_types(tp)
         if not names.issuperset(value):
-            raise SpecError(f"{path}.{sorted(set(value) - names)[0]}", "unknown field")
+            raise SpecError(f"{path}.{min(set(value) - names)}", "unknown field")
         kwargs = {}
         for name, hint, required in fields:
             if name in value:
