@@ -14,6 +14,13 @@ not retry it); ``fail_first=N`` answers the first N requests with HTTP 503 (and 
 ``retry-after-ms``), so tests see the client's retries without waiting for its backoff. Usage is
 made up but stable: prompt tokens ``len(text) // 4 + 85`` per image, completion tokens
 ``len(reply) // 4``.
+
+``mode="gpt5"`` behaves like a GPT-5.x endpoint: chat requests carrying ``max_tokens`` or a
+``temperature`` other than 1 get OpenAI's HTTP 400 for them (the same ``message``, ``param`` and
+``code``), ``max_completion_tokens`` is taken, and ``POST .../v1/responses`` is served too (its
+``input_text`` / ``input_image`` parts read like the chat ones; a temperature is refused there as
+well). ``refused`` counts the refusals by parameter. ``mode="refuse"`` answers every request with
+HTTP 400 and :data:`REFUSE_MESSAGE`.
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ RESPONSES = Path(__file__).resolve().parent / "fixtures" / "reconstruct" / "resp
 SINGLE = ("reconstruct", "verdict", "generate_data", "adapt_question", "generate_answer")
 ROUNDS = ("diagnose", "revise")
 IMAGE_TOKENS = 85
+MODES = ("chat", "gpt5", "refuse")
+REFUSE_MESSAGE = "The model `standin-gone` does not exist or you do not have access to it."
 
 
 class ScriptMiss(ValueError):
@@ -107,6 +116,14 @@ def scripted_reply(script: dict[str, Any], body: dict[str, Any]) -> tuple[str, s
 def _slim(body: dict[str, Any]) -> dict[str, Any]:
     """The body with every image URL replaced by ``sha256:<hex>`` (recorded requests stay small)."""
     out = copy.deepcopy(body)
+    for message in out.get("input") if isinstance(out.get("input"), list) else []:
+        for part in message.get("content") if isinstance(message, dict) and isinstance(message.get("content"),
+                                                                                        list) else []:
+            if isinstance(part, dict) and part.get("type") == "input_image" and isinstance(part.get("image_url"), str):
+                try:
+                    part["image_url"] = "sha256:" + _image_sha(part["image_url"])
+                except ScriptMiss:
+                    part["image_url"] = "sha256:" + hashlib.sha256(part["image_url"].encode()).hexdigest()
     for message in out.get("messages") or []:
         for part in message.get("content") if isinstance(message.get("content"), list) else []:
             image = part.get("image_url") if isinstance(part, dict) else None
@@ -118,16 +135,51 @@ def _slim(body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def as_chat(body: dict[str, Any]) -> dict[str, Any]:
+    """A Responses API body as the chat body :func:`scripted_reply` reads (text and image parts, in order)."""
+    content: list[dict[str, Any]] = []
+    for item in body.get("input") if isinstance(body.get("input"), list) else []:
+        if not isinstance(item, dict) or item.get("role") != "user":
+            continue
+        for part in item.get("content") if isinstance(item.get("content"), list) else []:
+            if part.get("type") == "input_text":
+                content.append({"type": "text", "text": part.get("text", "")})
+            elif part.get("type") == "input_image":
+                content.append({"type": "image_url", "image_url": {"url": part.get("image_url", "")}})
+    return {"model": body.get("model", ""), "messages": [{"role": "user", "content": content}]}
+
+
+def gpt5_refusal(body: dict[str, Any], responses: bool) -> tuple[str, str, str] | None:
+    """(param, message, code) of the HTTP 400 a GPT-5.x endpoint gives this body, or None (as OpenAI words them)."""
+    for name in ("max_tokens", "max_completion_tokens") if responses else ("max_tokens",):
+        if name in body:
+            return (name, f"Unsupported parameter: '{name}' is not supported with this model."
+                    + ("" if responses else " Use 'max_completion_tokens' instead."), "unsupported_parameter")
+    if "temperature" in body and body["temperature"] != 1:
+        if responses:
+            return "temperature", "Unsupported parameter: 'temperature' is not supported with this model.", \
+                "unsupported_parameter"
+        return ("temperature", (f"Unsupported value: 'temperature' does not support {body['temperature']} with this "
+                "model. Only the default (1) value is supported."), "unsupported_value")
+    return None
+
+
 class ScriptedServer(ThreadingHTTPServer):
     """The running stand-in. ``calls``: requests answered with a reply (200); ``requests``: their
     bodies (images as ``sha256:<hex>``), in arrival order; ``calls_by_stage``: a Counter of their
-    stages; ``failed``: requests answered 503 by ``fail_first``; ``errors``: the 400 messages."""
+    stages; ``failed``: requests answered 503 by ``fail_first``; ``errors``: the 400 messages;
+    ``refused``: a Counter of the parameters ``mode="gpt5"`` refused; ``routes``: a Counter of the
+    paths answered 200."""
 
     daemon_threads = True
 
-    def __init__(self, script: dict[str, Any], fail_first: int = 0) -> None:
+    def __init__(self, script: dict[str, Any], fail_first: int = 0, mode: str = "chat") -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}")
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.script, self.fail_first = script, fail_first
+        self.script, self.fail_first, self.mode = script, fail_first, mode
+        self.refused: Counter[str] = Counter()
+        self.routes: Counter[str] = Counter()
         self.lock = threading.Lock()
         self.seen = self.calls = self.failed = 0
         self.requests: list[dict[str, Any]] = []
@@ -170,17 +222,35 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(503, _error("stand-in: scripted outage (fail_first)", "server_error"),
                        {"retry-after-ms": "1"})
             return
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        route = self.path.rstrip("/")
+        responses = srv.mode == "gpt5" and route.endswith("/responses")
+        if not (route.endswith("/chat/completions") or responses):
             self._send(404, _error(f"stand-in: no route {self.path}", "invalid_request_error"))
+            return
+        if srv.mode == "refuse":
+            with srv.lock:
+                srv.errors.append(REFUSE_MESSAGE)
+            self._send(400, _error(REFUSE_MESSAGE, "invalid_request_error", "model_not_found"))
             return
         try:
             body = json.loads(raw or b"{}")
-            chart, stage, reply = scripted_reply(srv.script, body)
-            text, urls = _parts(body)
+            refusal = gpt5_refusal(body, responses) if srv.mode == "gpt5" else None
+            if refusal is None:
+                chat = as_chat(body) if responses else body
+                chart, stage, reply = scripted_reply(srv.script, chat)
+                text, urls = _parts(chat)
         except (ScriptMiss, json.JSONDecodeError, AttributeError, TypeError) as exc:
             with srv.lock:
                 srv.errors.append(str(exc))
             self._send(400, _error(f"stand-in: {exc}", "invalid_request_error", "no_script"))
+            return
+        if refusal is not None:
+            param, message, code = refusal
+            with srv.lock:
+                srv.refused[param] += 1
+                srv.errors.append(message)
+            self._send(400, {"error": {"message": message, "type": "invalid_request_error", "param": param,
+                                       "code": code}})
             return
         content = json.dumps(reply)
         prompt, completion = len(text) // 4 + IMAGE_TOKENS * len(urls), len(content) // 4
@@ -188,6 +258,19 @@ class _Handler(BaseHTTPRequestHandler):
             srv.calls += 1
             srv.calls_by_stage[stage] += 1
             srv.requests.append(_slim(body))
+            srv.routes["responses" if responses else "chat/completions"] += 1
+        if responses:
+            self._send(200, {"id": f"resp_standin-{chart}-{stage}", "object": "response", "created_at": 0,
+                             "model": body.get("model", ""), "status": "completed",
+                             "output": [{"type": "message", "id": f"msg_standin-{chart}-{stage}", "role": "assistant",
+                                         "status": "completed",
+                                         "content": [{"type": "output_text", "text": content, "annotations": []}]}],
+                             "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+                             "usage": {"input_tokens": prompt, "output_tokens": completion,
+                                       "total_tokens": prompt + completion,
+                                       "input_tokens_details": {"cached_tokens": 0},
+                                       "output_tokens_details": {"reasoning_tokens": 0}}})
+            return
         self._send(200, {"id": f"standin-{chart}-{stage}", "object": "chat.completion", "created": 0,
                          "model": body.get("model", ""),
                          "choices": [{"index": 0, "finish_reason": "stop",
@@ -197,10 +280,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def scripted_model(responses_path: str | Path = RESPONSES, *, fail_first: int = 0) -> Iterator[ScriptedServer]:
-    """A running stand-in answering from ``responses_path``; always shut down on exit."""
+def scripted_model(responses_path: str | Path = RESPONSES, *, fail_first: int = 0,
+                   mode: str = "chat") -> Iterator[ScriptedServer]:
+    """A running stand-in answering from ``responses_path`` (``mode``: see the module); always shut down on exit."""
     script = json.loads(Path(responses_path).read_text())
-    server = ScriptedServer(script, fail_first)
+    server = ScriptedServer(script, fail_first, mode)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

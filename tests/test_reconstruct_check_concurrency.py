@@ -78,7 +78,8 @@ def test_a_chart_whose_check_raises_is_recorded_and_the_run_goes_on(tmp_path, mo
                      "standin-vlm", "--base-url", server.base_url, "--work", str(work), "--out", str(out),
                      "--concurrency", "2", "--quiet"])
     err = capsys.readouterr().err
-    assert code == 1 and "1 charts failed" in err and "Traceback" not in err, err
+    assert code == 1 and "1 of 2 charts failed" in err and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and "SystemError: AST constructor" in err, err  # one line, with why
     manifest = json.loads((work / "export" / "chartprobe-reconstruction.json").read_text())
     items = {it["chart_id"]: it for it in manifest["items"]}
     assert items["c00"]["status"] == "accepted"  # the other chart went on to its family

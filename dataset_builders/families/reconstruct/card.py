@@ -15,6 +15,25 @@ from typing import Any
 __all__ = ["reconstruction_inputs"]
 
 
+def _sample(source: dict[str, Any]) -> str:
+    sample = source.get("sample")
+    if not isinstance(sample, dict):
+        return ""
+    return f" (drawn at random: `--sample {sample.get('n')} --seed {sample.get('seed')}`)"
+
+
+def _sent(model: dict[str, Any]) -> str:
+    """How the requests went out, when the manifest records it (API, token-limit parameter, temperature, detail)."""
+    ways = []
+    for sent in model.get("sent") if isinstance(model.get("sent"), list) else []:
+        if not isinstance(sent, dict):
+            continue
+        temperature = "no temperature" if sent.get("temperature") is None else f"temperature {sent['temperature']}"
+        limit = f"`{sent['token_param']}`" if sent.get("token_param") else "no token limit"
+        ways.append(f"{sent.get('api')} API, {limit}, {temperature}, image detail {sent.get('detail') or 'not sent'}")
+    return f"; sent as: {'; '.join(ways)}" if ways else ""
+
+
 def _usage_table(usage: dict[str, dict[str, Any]]) -> list[str]:
     lines = ["| stage | requests | prompt tokens | completion tokens | cost (USD) |", "|---|---|---|---|---|"]
     total = Counter()
@@ -51,8 +70,8 @@ def reconstruction_inputs(found: Any) -> str:
          "from data the model read off the original, and their answers computed by model-written QA logic "
          "executed on that data (Chartographer §3.1-3.3, A.2-A.5)."), "",
         f"- licence of the source: `{b['license']}` ({b['rights']}); per row in `data_source` (`;license=...`)",
-        f"- source split `{m['source']['split']}`, {m['source']['rows']} rows read",
-        f"- model: `{model['name']}` ({model['backend']}), settings `{model['settings']}`",
+        f"- source split `{m['source']['split']}`, {m['source']['rows']} rows read{_sample(m['source'])}",
+        f"- model: `{model['name']}` ({model['backend']}), settings `{model['settings']}`{_sent(model)}",
         f"- prompts: sha256 `{m['prompts']['sha256']}` (full text in the export's manifest)",
         f"- sandbox: `{box['mechanism']}`{weak}; limits per job: {limits}",
         (f"- self-improvement: at most {m['stages']['max_rounds']} rounds; {m['stages']['variants']} variants "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,10 @@ def _manifest(declared: dict[str, Any], rows: int, client: Any, ctx: Context, re
     bench = {k: declared[k] for k in ("key", "name", "hub", "license", "rights")}
     return {
         "benchmark": {**bench, "families": counts["accepted"]},
-        "source": {"split": declared["split"], "rows": rows},
+        "source": {"split": declared["split"], "rows": rows,
+                   **({"sample": declared["sample"]} if "sample" in declared else {})},
         "model": {"name": client.model, "settings": client.inner.settings(),
-                  "backend": type(client.inner).__name__},
+                  "backend": type(client.inner).__name__, **({"sent": sent} if (sent := client.sent()) else {})},
         "prompts": {"sha256": prompt_sha256(), "text": PROMPTS},
         "sandbox": {"mechanism": ctx.mechanism, "isolates_files": MECHANISMS[ctx.mechanism].isolates_files,
                     "limits": asdict(ctx.limits)},
@@ -39,18 +41,20 @@ def _manifest(declared: dict[str, Any], rows: int, client: Any, ctx: Context, re
 
 def reconstruct(source: str, work: str | Path, out: str | Path, client: Any, *, mechanism: str, limits: Any,
                 split: str | None = None, columns: dict[str, str] | None = None, license: str | None = None,
-                limit: int | None = None, concurrency: int = 4, overwrite: bool = False,
-                command: str | None = None, progress: bool = False) -> dict[str, Any]:
+                limit: int | None = None, sample: int | None = None, seed: int = 0, concurrency: int = 4,
+                overwrite: bool = False, command: str | None = None, progress: bool = False) -> dict[str, Any]:
     """Source -> outcomes -> export (``work/export``) -> ``out/chartprobe-families``; returns a summary.
 
     No release is built when no family was accepted (the summary says so); the export, manifest and
-    review queue are written either way.
+    review queue are written either way. ``limit``: the first N source rows; ``sample``: N rows drawn at
+    random with ``seed``. The summary's ``errors`` counts the failed items' reasons (most common first).
     """
     from ...release.hub import build_release
     from ..released import released_params, released_preset
 
     work = Path(work)
-    declared, rows = load_source(source, split=split, columns=columns, license=license, limit=limit)
+    declared, rows = load_source(source, split=split, columns=columns, license=license, limit=limit,
+                                  sample=sample, seed=seed)
     ctx = Context(client, mechanism, limits, jobs=JobCache(work / "cache" / "jobs"))
     key_split = f"{declared['key']}_{declared['split']}"
     result = run_items(ctx, rows, key_split, work / "review", concurrency=concurrency, progress=progress)
@@ -59,6 +63,12 @@ def reconstruct(source: str, work: str | Path, out: str | Path, client: Any, *, 
     summary: dict[str, Any] = {"source": source, "counts": result.counts(), "calls": client.calls,
                                "cached": sum(u["cached"] for u in client.report().values()),
                                "usage": client.report(), "export": str(export), "release": None}
+    errors = Counter(o.reason for o in result.outcomes if o.status == "error")
+    if errors:
+        summary["errors"] = dict(errors.most_common(5))
+    adjustments = getattr(client.inner, "adjustments", None)
+    if adjustments:
+        summary["adjustments"] = list(adjustments)
     if result.accepted:
         params = released_params(export)
         info = build_release("families", out, released_preset(params), params=params, overwrite=overwrite,

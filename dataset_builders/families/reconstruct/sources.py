@@ -134,25 +134,55 @@ def _text(value: Any, where: str, role: str) -> str:
     return text
 
 
-def _local_rows(path: Path, split: str | None) -> tuple[Iterator[Mapping[str, Any]], Path | None]:
+def _local_rows(path: Path, split: str | None) -> tuple[Any, Path | None]:
+    """The rows (a list of dicts, or a ``datasets.Dataset``) and the folder images are relative to."""
     if path.is_dir() and (path / "metadata.jsonl").is_file():
         lines = (path / "metadata.jsonl").read_text(encoding="utf-8").splitlines()
-        return (json.loads(line) for line in lines if line.strip()), path
+        return [json.loads(line) for line in lines if line.strip()], path
     import datasets
 
     files = [str(path)] if path.is_file() else sorted(str(p) for p in path.rglob("*.parquet"))
     if not files or not all(f.endswith(".parquet") for f in files):
         raise SourceError(f"{path}: not a source (a folder with metadata.jsonl, or parquet files)")
-    return iter(datasets.load_dataset("parquet", data_files=files, split="train")), path if path.is_dir() else None
+    return datasets.load_dataset("parquet", data_files=files, split="train"), path if path.is_dir() else None
+
+
+def _pick(rows: Any, image_column: str, keep: Callable[[Mapping[str, Any]], bool] | None, limit: int | None,
+          sample: int | None, seed: int) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """(source index, row) for the rows the run reads: the first ``limit`` kept rows, or ``sample`` kept
+    rows drawn at random with ``seed`` (``random.Random(seed).sample`` over the kept indices, read in
+    source order), or every kept row."""
+    if sample is None:
+        taken = 0
+        for index, row in enumerate(rows):
+            if limit is not None and taken >= limit:
+                return
+            if keep is None or keep(row):
+                taken += 1
+                yield index, row
+        return
+    import random
+
+    light = rows  # a Hub or parquet dataset is scanned without decoding its images
+    if hasattr(rows, "remove_columns") and image_column in getattr(rows, "column_names", ()):
+        light = rows.remove_columns([image_column])
+    kept = [i for i, row in enumerate(light) if keep is None or keep(row)]
+    for index in sorted(random.Random(seed).sample(kept, min(sample, len(kept)))):
+        yield index, rows[index]
 
 
 def load_source(source: str, *, split: str | None = None, columns: Mapping[str, str] | None = None,
-                license: str | None = None, limit: int | None = None) -> tuple[dict[str, Any], list[SourceRow]]:
+                license: str | None = None, limit: int | None = None, sample: int | None = None,
+                seed: int = 0) -> tuple[dict[str, Any], list[SourceRow]]:
     """(the source's declaration, its rows) for a preset key, a Hub dataset id or a local path.
 
     The declaration is what the manifest records as the source benchmark: key, name, hub (where
     it was read), license and rights. Rows a preset's filter drops keep their original indices.
+    ``limit``: the first N kept rows; ``sample``: N kept rows drawn at random with ``seed`` (the
+    same N, seed and source give the same rows), in source order.
     """
+    if limit is not None and sample is not None:
+        raise SourceError("--limit and --sample: give one (the first N rows, or N rows at random)")
     preset = SOURCE_PRESETS.get(source)
     path = Path(source).expanduser()
     if preset is not None:
@@ -172,18 +202,15 @@ def load_source(source: str, *, split: str | None = None, columns: Mapping[str, 
         import datasets
 
         try:
-            rows = iter(datasets.load_dataset(dataset, split=split or "test"))
+            rows = datasets.load_dataset(dataset, split=split or "test")
         except Exception as exc:  # the Hub and loaders raise many kinds  # noqa: BLE001
             raise SourceError(f"--source {source}: cannot load {dataset!r} split {split or 'test'!r} "
                               f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
         folder, where_split = None, split or "test"
     key = preset.key if preset else source_key(name)
     out: list[SourceRow] = []
-    for index, row in enumerate(rows):
-        if limit is not None and len(out) >= limit:
-            break
-        if preset is not None and preset.keep is not None and not preset.keep(row):
-            continue
+    keep = preset.keep if preset is not None else None
+    for index, row in _pick(rows, cols["image"], keep, limit, sample, seed):
         where = f"{source} row {index}"
         missing = [c for c in cols.values() if c not in row]
         if missing:
@@ -198,4 +225,6 @@ def load_source(source: str, *, split: str | None = None, columns: Mapping[str, 
     declared = {"key": key, "name": name, "hub": f"{dataset} (split {where_split})" if preset or not path.exists()
                 else f"local {path.name} ({'metadata.jsonl' if folder else 'parquet'})",
                 "license": terms, "rights": rights, "split": where_split}
+    if sample is not None:
+        declared["sample"] = {"n": sample, "seed": seed}
     return declared, out
