@@ -40,9 +40,10 @@ def reply(doc: dict[str, Any]) -> str:
     if "family_id" in doc:  # families: odd-seeded variants keep the original's answer (stale predictions)
         stale = doc["role"] == "variant" and int(doc["variant_seed"]) % 2
         return f"<answer>{doc['original_answer'] if stale else doc['answer']}</answer>"
-    if "group_id" in doc:  # legend: right on base and preserved items, wrong on altered ones, abstains on hidden
+    if "group_id" in doc:  # legend: right on base and preserved items, wrong on altered ones, and on hidden
+        # evidence abstains for parsing questions only (abstention recall strictly between 0 and 1)
         answers = {"base": _gold(doc), "preserve": _gold(doc), "alter": "0"}
-        return answers.get(doc["expected"], "I don't know" if doc["intervention"] == "hide_target" else "1")
+        return answers.get(doc["expected"], "I don't know" if doc["template"].startswith("t1_") else "1")
     return f"<answer>{doc['answer']}</answer>" if doc["template_id"].endswith("-POS") else "I cannot tell."
 
 
