@@ -19,7 +19,7 @@ import numpy as np
 from ..templates._base import State
 from ..unit import LegendSide
 
-__all__ = ["FAMILIES", "Intervention", "Probe"]
+__all__ = ["FAMILIES", "Intervention", "Probe", "entry_index", "unread_entries"]
 
 FAMILIES = ("preserving", "altering", "answerability")
 
@@ -39,6 +39,12 @@ class Probe:
 def entry_index(box_id: str) -> int:
     """``legend/entry/3`` or ``legend/direct/3`` -> 3."""
     return int(box_id.rsplit("/", 1)[1])
+
+
+def unread_entries(st: State, probe: Probe) -> list[int]:
+    """Legend entries the question does not read (none of its evidence)."""
+    needed = {entry_index(b) for b in probe.evidence}
+    return [k for k in range(st.legend.n_entries) if k not in needed]
 
 
 class Intervention(abc.ABC):

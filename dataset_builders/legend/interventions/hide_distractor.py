@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 
 from . import intervention
-from ._base import Intervention, entry_index
+from ._base import Intervention, unread_entries
 
 MAX_CANDIDATES = 16
 """Hidden subsets offered, most preferred first (a group skips ones already asked)."""
@@ -27,15 +27,11 @@ class HideDistractor(Intervention):
     per_target = True
     description = "remove some non-target entries (the answer stays)"
 
-    def _others(self, st, probe):
-        needed = {entry_index(b) for b in probe.evidence}
-        return [k for k in range(st.legend.n_entries) if k not in needed]
-
     def applies(self, st, probe):
-        return super().applies(st, probe) and bool(probe.evidence) and bool(self._others(st, probe))
+        return super().applies(st, probe) and bool(probe.evidence) and bool(unread_entries(st, probe))
 
     def apply(self, st, probe, rng):
-        others = self._others(st, probe)
+        others = unread_entries(st, probe)
         subsets = [s for size in range(1, len(others) + 1) for s in itertools.combinations(others, size)]
         picked = [subsets[int(i)] for i in rng.permutation(len(subsets))[:MAX_CANDIDATES]]
         keep = set(range(st.legend.n_entries))

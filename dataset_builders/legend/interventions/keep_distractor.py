@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import intervention
-from ._base import Intervention, entry_index
+from ._base import Intervention, unread_entries
 
 
 @intervention("keep_distractor")
@@ -15,13 +15,9 @@ class KeepDistractor(Intervention):
     per_target = True
     description = "show only a random non-target entry"
 
-    def _others(self, st, probe):
-        needed = {entry_index(b) for b in probe.evidence}
-        return [k for k in range(st.legend.n_entries) if k not in needed]
-
     def applies(self, st, probe):
-        return super().applies(st, probe) and bool(probe.evidence) and bool(self._others(st, probe))
+        return super().applies(st, probe) and bool(probe.evidence) and bool(unread_entries(st, probe))
 
     def apply(self, st, probe, rng):
-        others = self._others(st, probe)
+        others = unread_entries(st, probe)
         return [self.with_visible(st, {others[int(rng.integers(len(others)))]})]
