@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from chartprobe.dataset_builders.release.hub import build_release
 from chartprobe.eval_tasks.rescoring.predictions import PredictionsError
-from chartprobe.eval_tasks.validity.seed_check import _homogeneity, mix_of, seed_check
+from chartprobe.eval_tasks.validity.seed_check import _homogeneity, agreement_checks, mix_of, seed_check
 
 from chartprobe.cli import main
 
@@ -73,3 +73,14 @@ def test_validate_across_seeds_cli(seeded, tmp_path, capsys):
     assert main(["validate", *map(str, seeded["smoke"]), "--across-seeds", "--out", str(tmp_path / "v")]) == 0
     assert "(across seeds)" in capsys.readouterr().out and (tmp_path / "v" / "validity.json").is_file()
     assert main(["validate", *map(str, seeded["smoke"]), "--across-seeds", "--write-card"]) == 2
+
+
+def test_agreement_is_family_wise_yet_sees_a_real_drift():
+    """100 agent x config pairs: 0.10 apart on 200 rows a seed is chance; 0.30 apart is a drift."""
+    pooled = {(f"agent{i}", "bar"): [(100.0, 200), (100.0, 200)] for i in range(98)}
+    pooled[("random", "bar")] = [(90.0, 200), (110.0, 200)]
+    pooled[("blind", "bar")] = [(70.0, 200), (130.0, 200)]
+    checks = {c.agent: c for c in agreement_checks(pooled)}
+    assert len(checks) == 100 and "99.95%" in checks["random"].threshold
+    assert checks["random"].status == "pass" and checks["blind"].status == "fail"
+    assert round(checks["blind"].value, 3) == 0.3
