@@ -167,10 +167,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             check_output(path, flag, folder=True)
     for release in args.release if args.write_card else ():
         check_output(Path(release) / "README.md", "--write-card")
-    if args.across_seeds and (args.write_card or args.samples_out):
+    together = "--across-seeds" if args.across_seeds else "--pool-seeds" if args.pool_seeds else None
+    if together and (args.write_card or args.samples_out or (args.across_seeds and args.pool_seeds)):
         from chartprobe.errors import UsageError
 
-        raise UsageError("--across-seeds checks the releases together: it takes no --write-card or --predictions-out")
+        raise UsageError(f"{together} checks the releases together: it takes no --write-card, --predictions-out "
+                         "or second mode (--across-seeds, --pool-seeds)")
     # Every card and agent name is checked before the first agent runs or writes anything.
     agents = check_agents(args.agents, [release_dataset(r) for r in args.release])
     # New output folders go as a whole on failure: half an agent's samples would score as a run.
@@ -187,7 +189,13 @@ def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
         rep = seed_check(args.release, agents)
         reports.append(rep)
         print(f"## {rep.release}\n\n{render_markdown(rep)}")
-    for release in () if args.across_seeds else args.release:
+    if args.pool_seeds:  # one release's checks over the rows of all of them
+        from .validity.pooled import validate_pooled
+
+        rep = validate_pooled(args.release, agents)
+        reports.append(rep)
+        print(f"## {rep.release}\n\n{render_markdown(rep)}")
+    for release in () if args.across_seeds or args.pool_seeds else args.release:
         rep = validate_release(release, samples_out=args.samples_out, agents=agents)
         reports.append(rep)
         text = render_markdown(rep)
@@ -307,6 +315,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--across-seeds", action="store_true",
                    help="the releases are one preset built with different --seed: check that their template, "
                         "chart-kind and answer-type mixes agree (chi-square, p >= 0.05; identical counts reported), that "
-                        "no row repeats across seeds, and that every reference agent's 95%% intervals overlap "
-                        "across seeds on every config (eval_tasks/validity/seed_check.py)")
+                        "no row repeats across seeds, and that every reference agent's intervals overlap "
+                        "across seeds on every config, family-wise 95%% (eval_tasks/validity/seed_check.py)")
+    v.add_argument("--pool-seeds", action="store_true",
+                   help="the releases are one preset built with different --seed: validate their rows pooled as "
+                        "one release (unit ids prefixed by seed), so learned agents such as image_stats have "
+                        "enough rows on a small preset (eval_tasks/validity/pooled.py)")
     v.set_defaults(func=cmd_validate)

@@ -25,7 +25,9 @@ EXPECTED_AGENTS = {"oracle", "blind", "stale", "legend_order", "never_abstain", 
                    # issue 14: image-side and answer-set shortcut agents
                    "position_prior", "metadata", "anti_stale", "answer_everything", "text_reader",
                    # issue 45: LegendBench binding and abstention shortcuts
-                   "first_entry", "incomplete_legend"}
+                   "first_entry", "incomplete_legend",
+                   # issue 45: learned pixel statistics
+                   "image_stats"}
 
 
 def test_every_agent_of_the_issue_is_registered_with_a_description():

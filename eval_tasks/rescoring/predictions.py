@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -391,7 +391,12 @@ def _card_columns(meta: Mapping[str, Any]) -> dict[str, set[str]]:
             for i in (info if isinstance(info, list) else []) if isinstance(i, dict) and "config_name" in i}
 
 
-def _read_parquet(f: Path, expected: set[str]) -> list[dict[str, Any]]:
+PixelHook = Callable[[Mapping[str, Any], str, Any], Any]
+"""``(text row, image column, image cell) -> value or None``: what ``chartprobe validate`` keeps of
+an image's pixels (``dataset_builders/core/image_statistics.py``), stored as ``image_meta[column]["pixels"]``."""
+
+
+def _read_parquet(f: Path, expected: set[str], pixels: PixelHook | None = None) -> list[dict[str, Any]]:
     """Rows of one parquet file, image columns replaced by their header metadata.
 
     Read a few hundred rows at a time: converting a whole image column to Python bytes at once
@@ -413,14 +418,23 @@ def _read_parquet(f: Path, expected: set[str]) -> list[dict[str, Any]]:
         for batch in parquet.iter_batches(batch_size=256):
             batch = decode_batch(batch, labels)
             rows = batch.drop_columns(images).to_pylist() if images else batch.to_pylist()
-            metas = {c: [image_meta(v) for v in batch.column(c).to_pylist()] for c in images}
+            cells = {c: batch.column(c).to_pylist() for c in images}
             for i, row in enumerate(rows):
                 if images:
-                    row["image_meta"] = {c: metas[c][i] for c in images}
+                    row["image_meta"] = {c: image_meta(cells[c][i]) for c in images}
+                    if pixels is not None:
+                        _add_pixels(row, cells, i, pixels)
             texts += rows
     except (pa.ArrowException, OSError) as exc:
         raise PredictionsError(f"{f}: not a readable parquet file: {_first_line(str(exc))}") from None
     return texts
+
+
+def _add_pixels(row: dict[str, Any], cells: Mapping[str, list[Any]], i: int, pixels: PixelHook) -> None:
+    for c, meta in row["image_meta"].items():
+        value = pixels(row, c, cells[c][i]) if meta is not None else None
+        if value is not None:
+            row["image_meta"][c] = {**meta, "pixels": value}
 
 
 def _first_line(text: str) -> str:
@@ -428,7 +442,8 @@ def _first_line(text: str) -> str:
 
 
 def load_release_rows(release: str | Path, only: Container[tuple[str, str]] | None = None,
-                      meta: Mapping[str, Any] | None = None) -> dict[tuple[str, str], list[dict[str, Any]]]:
+                      meta: Mapping[str, Any] | None = None,
+                      pixels: PixelHook | None = None) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """(config, split) -> rows of a release folder, in release order, images left out.
 
     ``only`` names the (config, split) pairs to read (default: all of them; the scorer reads
@@ -437,7 +452,9 @@ def load_release_rows(release: str | Path, only: Container[tuple[str, str]] | No
 
     Each image column is replaced by its header metadata in ``row["image_meta"][column]``
     (see :func:`image_meta`): agents and the scorer need text, spec and, for the metadata
-    agent, what an image's size and format would tell, never the pixels. A card or parquet
+    agent, what an image's size and format would tell, never the pixels. ``pixels`` (validate
+    only) adds what it returns for an image cell as ``image_meta[column]["pixels"]``: the
+    image-statistics agent's numbers, computed while the bytes are in memory. A card or parquet
     file that is not what ``chartprobe build`` writes is a :class:`PredictionsError`.
     """
     release = Path(release)
@@ -455,6 +472,6 @@ def load_release_rows(release: str | Path, only: Container[tuple[str, str]] | No
                                        f"({cfg['config_name']}/{entry['split']} in the card)")
             rows: list[dict[str, Any]] = []
             for f in files:
-                rows += _read_parquet(f, columns.get(cfg["config_name"], set()))
+                rows += _read_parquet(f, columns.get(cfg["config_name"], set()), pixels)
             out[(cfg["config_name"], entry["split"])] = rows
     return out

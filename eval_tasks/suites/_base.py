@@ -185,10 +185,12 @@ class Suite(abc.ABC):
 
     def checks(self, runs: RunSet) -> list[Check]:
         """Validity checks with thresholds: the shared ones (:mod:`chartprobe.eval_tasks.suites._checks`)
-        and the shortcut agents' gaps over chance (:mod:`chartprobe.eval_tasks.suites._shortcuts`)."""
-        from . import _checks, _shortcuts
+        the shortcut agents' gaps over chance (:mod:`chartprobe.eval_tasks.suites._shortcuts`) and the
+        learned image-statistics agent's (:mod:`chartprobe.eval_tasks.suites._image_stats`)."""
+        from . import _checks, _image_stats, _shortcuts
 
-        return _checks.common_checks(self, runs) + _shortcuts.shortcut_checks(self, runs)
+        return [*_checks.common_checks(self, runs), *_shortcuts.shortcut_checks(self, runs),
+                *_image_stats.image_stats_checks(self, runs)]
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
         """PNG plots of ``profiles`` (model -> summary) written into ``folder``; default none."""

@@ -48,6 +48,8 @@ class AgentRun:
     rows: list[Row]
     predictions: list[str]
     records: list[dict[str, Any]]
+    scores: list[Mapping[str, float] | None] | None = None
+    """Per answered row, the agent's probability of each candidate answer (``Agent.scores``), if any."""
 
 
 @dataclass

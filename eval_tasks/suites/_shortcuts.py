@@ -7,7 +7,9 @@ template's best constant answer on the rows, as the blind check's baseline) and 
 uniform rate (the mean score of every candidate in the row's answer space). A split fails
 when the paired gap's one-sided 95% lower bound, cluster-robust over units, exceeds
 5 points; the worst template of each config (pooled over splits) is checked the same way
-with a Bonferroni-corrected bound, since one leaking template is diluted in a split.
+with a Bonferroni-corrected bound, since one leaking template is diluted in a split. The
+learned image-statistics agent, fit per config, is judged per config with an AUC line besides
+(``_image_stats``, which reuses this module's chance).
 """
 
 from __future__ import annotations

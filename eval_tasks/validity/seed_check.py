@@ -98,17 +98,17 @@ def _recipe(release: Path) -> tuple[str, str, dict, int]:
     return block["dataset"], str(recipe.get("preset", "")), configs, int(recipe.get("seed", block.get("seed", -1)))
 
 
-def _checked(releases: Sequence[str | Path]) -> list[Path]:
+def _checked(releases: Sequence[str | Path], flag: str = "--across-seeds") -> list[Path]:
     paths = [Path(r) for r in releases]
     if len(paths) < 2:
-        raise PredictionsError("--across-seeds: give at least two releases of one preset built with different --seed")
+        raise PredictionsError(f"{flag}: give at least two releases of one preset built with different --seed")
     recipes = [_recipe(p) for p in paths]
     for path, (dataset, preset, configs, _) in zip(paths[1:], recipes[1:], strict=True):
         if (dataset, preset, configs) != recipes[0][:3]:
-            raise PredictionsError(f"--across-seeds: {path} is not the same dataset, preset and splits as {paths[0]}")
+            raise PredictionsError(f"{flag}: {path} is not the same dataset, preset and splits as {paths[0]}")
     seeds = [r[3] for r in recipes]
     if len(set(seeds)) != len(seeds):
-        raise PredictionsError(f"--across-seeds: the releases must have different seeds, got {seeds}")
+        raise PredictionsError(f"{flag}: the releases must have different seeds, got {seeds}")
     return paths
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ from ..suites import suite_for_release
 from ..suites._base import AgentRun, Check, RunSet
 from ..suites._task_index import task_index
 from .agents import AGENTS
+from .agents._base import Agent
 
 __all__ = ["ValidityReport", "check_agents", "read_validity", "release_dataset", "render_markdown", "run_agents",
            "validate_release"]
@@ -81,23 +83,52 @@ def split_by_agents(checks: Sequence[Check], ran: Sequence[str] | None) -> tuple
     return evaluated, skipped
 
 
+def chosen_agents(suite: Any, agents: Sequence[str] | None = None) -> list[tuple[str, Any]]:
+    """(name, agent) of every registered agent named in ``agents`` (default all) that applies to ``suite``."""
+    chosen = [(n, c()) for n, c in AGENTS.items() if agents is None or n in agents]
+    chosen = [(n, a) for n, a in chosen if a.applies_to_suite(suite)]
+    for name, a in chosen:
+        if a.missing():  # check_agents refused a named one already; the default set runs without it
+            print(f"validate: agent {name} not run, it needs {', '.join(a.missing())}", file=sys.stderr)
+    return [(n, a) for n, a in chosen if not a.missing()]
+
+
+def pixel_hook(dataset: str, agents: Sequence[str] | None = None) -> Any:
+    """The loader hook computing pixel statistics for the rows some chosen agent reads them of, or
+    None when none does (then loading stays header-only, as for ``chartprobe score``)."""
+    from chartprobe.dataset_builders.core.image_statistics import PixelReader
+
+    suite = suite_for_release(dataset)
+    readers = [a for _, a in chosen_agents(suite, agents) if type(a).needs_pixels is not Agent.needs_pixels]
+    return PixelReader(lambda row: any(a.needs_pixels(suite, row) for a in readers)) if readers else None
+
+
+def load_for_agents(release: str | Path, dataset: str, agents: Sequence[str] | None = None,
+                    **kwargs: Any) -> dict[tuple[str, str], list[dict]]:
+    """:func:`load_release_rows` with the pixel statistics the chosen agents read."""
+    return load_release_rows(release, pixels=pixel_hook(dataset, agents), **kwargs)
+
+
 def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None) -> RunSet:
     """Every applicable agent on every config/split of ``rows``, scored by the suite."""
     suite = suite_for_release(dataset)
     runs = RunSet(dataset, {(c, s): suite.documents(c, rs) for (c, s), rs in rows.items()})
     from tqdm.auto import tqdm
 
-    chosen = [(n, c()) for n, c in AGENTS.items() if agents is None or n in agents]
-    chosen = [(n, a) for n, a in chosen if a.applies_to_suite(suite)]
+    chosen = chosen_agents(suite, agents)
     # stderr bar, one step per agent x config/split; tqdm hides it when stderr is not a terminal
     bar = tqdm(total=len(chosen) * len(runs.rows), unit="run", desc=f"validate {dataset}", disable=None, leave=False)
     for name, agent in chosen:
         for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
             preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
-            kept = [(r, p) for r, p in zip(split_rows, preds, strict=True) if p is not None]
+            scores = agent.scores(suite, split_rows)
+            kept = [i for i, p in enumerate(preds) if p is not None]
+            if len(preds) != len(split_rows) or (scores is not None and len(scores) != len(split_rows)):
+                raise ValueError(f"agent {name}: {len(preds)} predictions for {len(split_rows)} rows")
             runs.runs[(name, config, split)] = AgentRun(
-                name, config, split, [r for r, _ in kept], [p for _, p in kept],
-                [suite.score(r, p) for r, p in kept])
+                name, config, split, [split_rows[i] for i in kept], [preds[i] for i in kept],
+                [suite.score(split_rows[i], preds[i]) for i in kept],
+                None if scores is None else [scores[i] for i in kept])
             bar.update()
     bar.close()
     return runs
@@ -153,6 +184,9 @@ def check_agents(text: str | None, datasets: Sequence[str]) -> list[str] | None:
     if unknown:
         raise UsageError(f"--agents: unknown agent {', '.join(map(repr, unknown))} "
                          f"(known: {', '.join(AGENTS.names())})")
+    for name in names:
+        if AGENTS.get(name).missing():
+            raise UsageError(f"--agents: {name!r} needs {', '.join(AGENTS.get(name).missing())}")
     suites = [suite_for_release(d) for d in dict.fromkeys(datasets)]
     for name in names:
         if not any(AGENTS.get(name)().applies_to_suite(s) for s in suites):
@@ -165,13 +199,20 @@ def validate_release(release: str | Path, *, samples_out: str | Path | None = No
     """Run the agents on ``release`` (a release folder) and return its validity report."""
     release = Path(release)
     dataset = release_dataset(release)
+    return report_for_rows(release.name, dataset, load_for_agents(release, dataset, agents),
+                           samples_out=samples_out, agents=agents)
+
+
+def report_for_rows(name: str, dataset: str, rows: dict[tuple[str, str], list[dict]], *,
+                    samples_out: str | Path | None = None, agents: Sequence[str] | None = None) -> ValidityReport:
+    """The validity report of ``rows`` (config/split -> rows, as :func:`load_for_agents` reads them)."""
     suite = suite_for_release(dataset)
-    runs = run_agents(dataset, load_release_rows(release), agents)
+    runs = run_agents(dataset, rows, agents)
     if samples_out is not None:
         write_agent_samples(runs, Path(samples_out))
     not_run = [] if agents is None else [n for n, cls in AGENTS.items()
                                          if n not in agents and cls().applies_to_suite(suite)]
-    return ValidityReport(release.name, dataset, *split_by_agents(suite.checks(runs), agents), not_run=not_run)
+    return ValidityReport(name, dataset, *split_by_agents(suite.checks(runs), agents), not_run=not_run)
 
 
 def _fmt(value: float | None) -> str:

@@ -19,12 +19,22 @@ class Agent:
     suites: ClassVar[tuple[str, ...] | None] = None
     """Suite (release) names this agent applies to; None = every suite."""
     description: ClassVar[str] = ""
+    requires: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """(import name, pip extra) of optional packages the agent needs; without them it is not run."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # An agent that overrides neither hook would answer nothing, silently: refuse it.
         super().__init_subclass__(**kwargs)
         if cls.answer is Agent.answer and cls.predict is Agent.predict:
             raise TypeError(f"agent {cls.__name__} must override answer() or predict()")
+
+    @classmethod
+    def missing(cls) -> list[str]:
+        """What is missing to run this agent, as install hints (empty when it can run)."""
+        from importlib.util import find_spec
+
+        return [f"{module} (pip install 'chartprobe[{extra}]')" for module, extra in cls.requires
+                if find_spec(module) is None]
 
     def applies_to_suite(self, suite: Any) -> bool:
         return self.suites is None or suite.name in self.suites
@@ -35,6 +45,16 @@ class Agent:
         Only reached for agents that override :meth:`predict` instead (then never called).
         """
         raise TypeError(f"{type(self).__name__} answers whole splits through predict()")
+
+    def needs_pixels(self, suite: Any, row: Row) -> bool:
+        """True when the agent reads pixel statistics of ``row``'s images (``image_meta[...]["pixels"]``):
+        ``chartprobe validate`` then computes them while loading (``dataset_builders/core/image_statistics.py``)."""
+        return False
+
+    def scores(self, suite: Any, rows: Sequence[Row]) -> list[Mapping[str, float] | None] | None:
+        """After :meth:`predict` on ``rows``: per row the probability the agent gave each candidate
+        answer (None = no answer), for checks that rank (AUC); None for agents that only answer."""
+        return None
 
     def predict(self, suite: Any, rows: Sequence[Row], fit_rows: Sequence[Row] = ()) -> list[str | None]:
         """Predictions aligned with ``rows`` (None = not applicable).
