@@ -11,6 +11,12 @@ majority by 15 points. Rejects alternate between fail and side effect (from the 
 edits on); an edit without a fail result rejects by side effect. Verified on renders: the honest edit changes the
 image, fail and side results differ from it, and an Accept result shows no defect
 (``screen.flaws_shown``, no text collisions or legend on the data).
+
+Every result is then re-rendered with a small benign draw (``benign.EDITING``: font size +-1,
+line and marker weight, and a palette shade unless the edit names a colour); an Accept result takes, of several
+verified draws, the one whose image statistics lie nearest a discarded Reject twin's. Before,
+side-effect Rejects were always "the honest edit plus more", and gradient boosting on the
+pixel differences, without the instruction, told Accept from Reject at AUC .81.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from ..core.charts import CHARTS
 from ..core.rng import rng_for
 from ..core.spec import ChartSpec, SpecError
 from ..core.vocab import NAMED_COLORS
+from .benign import DRAWS, EDITING, benign, nearest, pair_features
 from .flaws._base import changed_fields
 
 __all__ = ["EDITS", "build_editing"]
@@ -113,11 +120,48 @@ def _side_effect(spec: ChartSpec, honest: ChartSpec, rng) -> ChartSpec | None:
     return options[int(rng.integers(len(options)))] if options else None
 
 
+def _rendered(drawn: tuple[ChartSpec, dict], original: ChartSpec, r_orig: Any, check: bool) -> tuple | None:
+    """(spec, render, benign detail) of a benign draw; with ``check``, None unless it is a clean
+    Accept (changes the image, no defect: the paper's rubric rejects a legend on the data or
+    colliding texts, so such an honest edit is not an Accept item)."""
+    from ..core.render import render
+    from .cpa import is_clean
+    from .screen import flaws_shown
+
+    try:
+        spec = drawn[0].validate()
+    except SpecError:
+        return None
+    r = render(spec)
+    if r.png == r_orig.png or (check and (not is_clean(r) or flaws_shown(r_orig, r, original, spec))):
+        return None
+    return spec, r, drawn[1]
+
+
+def _accepted(seed: int, key: str, attempt: int, original: ChartSpec, r_orig: Any, honest: ChartSpec,
+              fail: ChartSpec | None, shade: bool) -> tuple | None:
+    """The honest edit under the verified benign draw nearest a Reject twin's image statistics."""
+    from ..core.render import render
+
+    rng = rng_for(seed, key, "twin", attempt)
+    twin = fail if fail is not None and rng.random() < 0.5 else _side_effect(original, honest, rng)
+    target = None
+    if twin is not None:
+        try:
+            target = pair_features(r_orig, render(benign(twin, rng, False, shade, EDITING)[0].validate()))
+        except SpecError:
+            target = None
+    options = [o for i in range(DRAWS) if (o := _rendered(
+        benign(honest, rng_for(seed, key, "benign", attempt, i), False, shade, EDITING), original, r_orig, check=True))]
+    if not options:
+        return None
+    return options[nearest([pair_features(r_orig, o[1]) for o in options], target)]
+
+
 def build_editing(seed: int, key: str, index: int) -> dict | None:
     """One editing item (instruction, original, result, label, failure, evidence) or None."""
     from ..core.render import render, sample_spec
     from .cpa import cleaned, is_clean
-    from .screen import flaws_shown
 
     accept = index % 2 == 0
     names = list(EDITS)
@@ -147,12 +191,17 @@ def build_editing(seed: int, key: str, index: int) -> dict | None:
         r_honest, r_result = render(honest), render(result)
         if r_orig.png in (r_honest.png, r_result.png) or (failure != "none" and r_result.png == r_honest.png):
             continue
-        # An honest edit that lands the legend on the data or makes texts collide is a defect the
-        # paper's rubric rejects: it is not an Accept item.
-        if accept and (not is_clean(r_result) or flaws_shown(r_orig, r_result, original, result)):
+        shade = edit != "recolor"
+        if accept:
+            drawn = _accepted(seed, key, attempt, original, r_orig, honest, fail, shade)
+        else:
+            drawn = _rendered(benign(result, rng, False, shade, EDITING), original, r_orig, check=False)
+        if drawn is None:
             continue
+        result, r_result, rerender = drawn
         evidence = {"edit": edit, "requested_fields": sorted(changed_fields(original, honest)),
-                    "changed_fields": sorted(changed_fields(original, result)), "attempt": attempt}
+                    "changed_fields": sorted(changed_fields(original, result)), "attempt": attempt,
+                    "rerender": rerender}
         return {"reference": original, "candidate": result, "r_reference": r_orig, "r_candidate": r_result,
                 "label": "Accept" if accept else "Reject", "failure": failure, "instruction": instruction,
                 "edit": edit, "evidence": evidence}
