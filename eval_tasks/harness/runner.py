@@ -115,13 +115,18 @@ def run_eval(argv: list[str]) -> int:
     argparse or ``validate`` becomes the return value.
     """
     from .image_guard import check_image_capacity
+    from .image_string import image_string_argv
 
     try:
         full = lm_eval_argv(argv)
         check_image_capacity(full)  # Python callers too: a two-image task never runs on a one-image model
+        # Without a chat template, <image> must become the model's own image string (Gemma 3, Qwen-VL).
+        full, note = image_string_argv(full)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if note:
+        print(note, file=sys.stderr)
     from lm_eval.__main__ import cli_evaluate
 
     from . import interleaved_chat  # noqa: F401  (registers the chartprobe-chat-completions model)

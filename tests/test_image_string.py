@@ -1,0 +1,120 @@
+"""The model's own image string on lm-eval's plain hf-multimodal path (``eval_tasks/harness/image_string.py``).
+
+A tiny random Gemma 3 (``tests/tiny_gemma3.py``) is the architecture that shows it: its processor
+expands ``<start_of_image>``, while lm-eval's plain path writes its config's ``<image_soft_token>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from chartprobe.eval_tasks.harness.image_string import (
+    chat_template_of,
+    image_string_argv,
+    template_image_string,
+)
+from chartprobe.eval_tasks.rescoring import data
+from conftest import shared_folder
+from tiny_gemma3 import BOI, MM_TOKENS, SOFT, build_tiny_gemma3
+from tiny_gemma3 import CHAT_TEMPLATE as GEMMA3_TEMPLATE
+from tiny_vlm import CHAT_TEMPLATE as CHATML_TEMPLATE
+
+from chartprobe.errors import UsageError
+
+# Qwen2-VL's shape: a per-conversation image counter, an optional "Picture N:" and the wrapped pad token.
+QWEN_SHAPED = (
+    "{% set image_count = namespace(value=0) %}{% for message in messages %}"
+    "<|im_start|>{{ message['role'] }}\n{% if message['content'] is string %}{{ message['content'] }}"
+    "{% else %}{% for content in message['content'] %}"
+    "{% if content['type'] == 'image' or 'image' in content %}{% set image_count.value = image_count.value + 1 %}"
+    "{% if add_vision_id %}Picture {{ image_count.value }}: {% endif %}<|vision_start|><|image_pad|><|vision_end|>"
+    "{% elif 'text' in content %}{{ content['text'] }}{% endif %}{% endfor %}{% endif %}<|im_end|>\n{% endfor %}"
+)
+RAISING = "{{ raise_exception('only text turns') }}"
+TEXT_ONLY = "{% for m in messages %}{{ m['content'] if m['content'] is string else '' }}{% endfor %}"
+
+
+@pytest.mark.parametrize(("template", "expected"), [
+    (CHATML_TEMPLATE, "<image>"), (GEMMA3_TEMPLATE, BOI),
+    (QWEN_SHAPED, "<|vision_start|><|image_pad|><|vision_end|>"), (RAISING, None), (TEXT_ONLY, None)],
+    ids=["llava-chatml", "gemma3", "qwen2-vl-shaped", "raises", "text-only"])
+def test_the_image_string_is_what_the_template_writes_for_an_image(template, expected):
+    assert template_image_string(template) == expected
+
+
+@pytest.fixture(scope="module")
+def tiny_gemma3(tmp_path_factory, worker_id) -> Path:
+    return shared_folder(tmp_path_factory, worker_id, "tiny_gemma3", build_tiny_gemma3)
+
+
+def _argv(model: str, *extra: str) -> list[str]:
+    return ["run", "--model", "hf-multimodal", "--model_args", f"pretrained={model},max_images=2",
+            "--tasks", "chartprobe_judge_cpa", *extra]
+
+
+def test_the_gemma3_string_is_added_and_said(tiny_gemma3):
+    assert chat_template_of(str(tiny_gemma3)) == GEMMA3_TEMPLATE  # read back from the saved folder
+    argv, note = image_string_argv(_argv(str(tiny_gemma3)))
+    assert argv[-2:] == ["--model_args", f"image_string={BOI}"]
+    assert note and "--apply_chat_template" in note and BOI in note
+
+
+@pytest.mark.parametrize("extra", [("--apply_chat_template",), ("--model_args", "image_string=<x>"),
+                                   ("--model_args", "image_token_id=7")])
+def test_nothing_is_added_when_the_user_decided(tiny_gemma3, extra):
+    argv = _argv(str(tiny_gemma3), *extra)
+    assert image_string_argv(argv) == (argv, None)
+
+
+def test_nothing_is_added_for_llava_or_another_model(tiny_vlm, tiny_gemma3):
+    llava = _argv(str(tiny_vlm))
+    assert image_string_argv(llava) == (llava, None)  # its template writes <image>: lm-eval's default is right
+    other = ["run", "--model", "hf", "--model_args", f"pretrained={tiny_gemma3}", "--tasks", "x"]
+    assert image_string_argv(other) == (other, None)
+
+
+def test_a_string_model_args_cannot_carry_is_refused_naming_the_flag(tmp_path):
+    (tmp_path / "chat_template.jinja").write_text(QWEN_SHAPED.replace("{% if add_vision_id %}", "{% if true %}"))
+    with pytest.raises(UsageError, match="add --apply_chat_template"):
+        image_string_argv(_argv(str(tmp_path)))
+
+
+def test_the_added_string_gives_every_image_its_features(tiny_gemma3):
+    """The two-image CPA prompt under each string: the processor's image-token count is what the model needs."""
+    from PIL import Image
+    from transformers import AutoProcessor
+
+    processor = AutoProcessor.from_pretrained(tiny_gemma3)
+    images = [Image.new("RGB", (40, 30), "white"), Image.new("RGB", (30, 40), "black")]
+    prompt = "Which chart is better? <image><image> Answer A or B."
+    with pytest.raises(ValueError, match="0 <start_of_image> tokens and 2 images"):  # lm-eval's plain default
+        processor(text=[prompt.replace("<image>", SOFT)], images=[images], return_tensors="pt")
+    ids = processor(text=[prompt.replace("<image>", BOI)], images=[images], return_tensors="pt")["input_ids"][0]
+    soft = processor.tokenizer.convert_tokens_to_ids(SOFT)
+    assert int((ids == soft).sum()) == 2 * MM_TOKENS  # both images, each in full, in order
+    assert int((ids == processor.tokenizer.convert_tokens_to_ids(BOI)).sum()) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chat", [False, True], ids=["plain", "chat-template"])
+def test_chartprobe_eval_runs_gemma3_on_one_and_two_image_tasks(tiny_gemma3, release_root, tmp_path, chat):
+    out = tmp_path / "results"
+    argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={tiny_gemma3},dtype=float32,max_images=2",
+            "--device", "cpu", "--batch_size", "2", "--tasks", "chartprobe_probes_bar_perception,chartprobe_judge_cpa",
+            "--limit", "2", "--max-gen-toks", "4", "--output_path", str(out), "--log_samples",
+            *(["--apply_chat_template"] if chat else [])]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
+    run = subprocess.run([sys.executable, "-m", "chartprobe.cli", "eval", *argv], env=env, capture_output=True,
+                         text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert ("added image_string=<start_of_image>" in run.stderr) is not chat
+    results = json.loads(next(out.rglob("results_*.json")).read_text())
+    assert {"chartprobe_probes_bar_perception", "chartprobe_judge_cpa"} <= set(results["results"])
+    samples = [json.loads(line) for p in out.rglob("samples_chartprobe_judge_cpa_*.jsonl") for line in p.open()]
+    assert samples and all(s["resps"] for s in samples)
