@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tiny_gemma3 import build_tiny_gemma3
+from tiny_mllama import build_tiny_mllama
 from tiny_vlm import build_tiny_vlm
 
 
@@ -63,6 +65,18 @@ def smoke_release(release_root) -> Path:
 def tiny_vlm(tmp_path_factory, worker_id) -> Path:
     """Directory of the seeded tiny LLaVA (model + tokenizer + processor), see ``tests/tiny_vlm.py``."""
     return shared_folder(tmp_path_factory, worker_id, "tiny_vlm", build_tiny_vlm)
+
+
+@pytest.fixture(scope="session")
+def tiny_gemma3(tmp_path_factory, worker_id) -> Path:
+    """Directory of the seeded tiny Gemma 3 (image string ``<start_of_image>``), see ``tests/tiny_gemma3.py``."""
+    return shared_folder(tmp_path_factory, worker_id, "tiny_gemma3", build_tiny_gemma3)
+
+
+@pytest.fixture(scope="session")
+def tiny_mllama(tmp_path_factory, worker_id) -> Path:
+    """Directory of the seeded tiny Mllama (cross-attention to the image), see ``tests/tiny_mllama.py``."""
+    return shared_folder(tmp_path_factory, worker_id, "tiny_mllama", build_tiny_mllama)
 
 
 @pytest.fixture(scope="session")

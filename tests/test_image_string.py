@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from chartprobe.eval_tasks.harness.image_string import (
@@ -19,8 +18,7 @@ from chartprobe.eval_tasks.harness.image_string import (
     template_image_string,
 )
 from chartprobe.eval_tasks.rescoring import data
-from conftest import shared_folder
-from tiny_gemma3 import BOI, MM_TOKENS, SOFT, build_tiny_gemma3
+from tiny_gemma3 import BOI, MM_TOKENS, SOFT
 from tiny_gemma3 import CHAT_TEMPLATE as GEMMA3_TEMPLATE
 from tiny_vlm import CHAT_TEMPLATE as CHATML_TEMPLATE
 
@@ -45,11 +43,6 @@ TEXT_ONLY = "{% for m in messages %}{{ m['content'] if m['content'] is string el
     ids=["llava-chatml", "gemma3", "qwen2-vl-shaped", "raises", "text-only"])
 def test_the_image_string_is_what_the_template_writes_for_an_image(template, expected):
     assert template_image_string(template) == expected
-
-
-@pytest.fixture(scope="module")
-def tiny_gemma3(tmp_path_factory, worker_id) -> Path:
-    return shared_folder(tmp_path_factory, worker_id, "tiny_gemma3", build_tiny_gemma3)
 
 
 def _argv(model: str, *extra: str) -> list[str]:
@@ -102,9 +95,13 @@ def test_the_added_string_gives_every_image_its_features(tiny_gemma3):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("chat", [False, True], ids=["plain", "chat-template"])
-def test_chartprobe_eval_runs_gemma3_on_one_and_two_image_tasks(tiny_gemma3, release_root, tmp_path, chat):
+@pytest.mark.parametrize("arch", ["gemma3", "mllama"])
+def test_chartprobe_eval_runs_on_one_and_two_image_tasks(arch, chat, tiny_gemma3, tiny_mllama, release_root, tmp_path):
+    """Gemma 3 (image string <start_of_image>) and Mllama (<|image|>, cross-attention), with and without
+    the chat template: lm-eval's hf-multimodal end to end, both images of a CPA pair sent."""
+    model, string = {"gemma3": (tiny_gemma3, BOI), "mllama": (tiny_mllama, "<|image|>")}[arch]
     out = tmp_path / "results"
-    argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={tiny_gemma3},dtype=float32,max_images=2",
+    argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={model},dtype=float32,max_images=2",
             "--device", "cpu", "--batch_size", "2", "--tasks", "chartprobe_probes_bar_perception,chartprobe_judge_cpa",
             "--limit", "2", "--max-gen-toks", "4", "--output_path", str(out), "--log_samples",
             *(["--apply_chat_template"] if chat else [])]
@@ -113,7 +110,7 @@ def test_chartprobe_eval_runs_gemma3_on_one_and_two_image_tasks(tiny_gemma3, rel
     run = subprocess.run([sys.executable, "-m", "chartprobe.cli", "eval", *argv], env=env, capture_output=True,
                          text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert ("added image_string=<start_of_image>" in run.stderr) is not chat
+    assert (f"added image_string={string}" in run.stderr) is not chat
     results = json.loads(next(out.rglob("results_*.json")).read_text())
     assert {"chartprobe_probes_bar_perception", "chartprobe_judge_cpa"} <= set(results["results"])
     samples = [json.loads(line) for p in out.rglob("samples_chartprobe_judge_cpa_*.jsonl") for line in p.open()]

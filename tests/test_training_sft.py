@@ -27,7 +27,9 @@ from tiny_idefics3 import build_tiny_idefics3
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "TOKENIZERS_PARALLELISM": "false"}
 LM_PREFIX = {"LlavaForConditionalGeneration": "model.language_model.",
-             "Idefics3ForConditionalGeneration": "model.text_model."}
+             "Idefics3ForConditionalGeneration": "model.text_model.",
+             "Gemma3ForConditionalGeneration": "model.language_model.",
+             "MllamaForConditionalGeneration": "model.language_model."}
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +110,43 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     assert _reload_and_generate(tiny_vlm, out, _first_image(probes_root)) is not None
 
 
+@pytest.mark.parametrize("arch", ["gemma3", "mllama"])
+def test_more_families_train_and_their_adapters_reload_and_generate(arch, tiny_gemma3, tiny_mllama, probes_root,
+                                                                     tmp_path):
+    """Gemma 3 (SigLIP tower, <start_of_image> expanded by its processor) and Mllama (cross-attention to
+    the image: TRL's collator left its mask at the prompt's length, "size of tensor a (257) must match")."""
+    path = {"gemma3": tiny_gemma3, "mllama": tiny_mllama}[arch]
+    out = tmp_path / "adapter"
+    assert train_cli(["--model", str(path), "--skills", "P+G", "--max-steps", "2", "--out", str(out),
+                      "--logging-steps", "1"]) == 0
+    log = json.loads((out / "train_log.json").read_text())
+    assert log["steps"] == 2 and all(math.isfinite(x) for x in log["train_losses"])
+    assert _reload_and_generate(path, out, _first_image(probes_root)) is not None
+
+
+def test_the_cross_attention_mask_follows_prompt_and_completion(tiny_mllama, probes_root):
+    """Every token from a row's <|image|> to its last real token attends to the image; nothing before it."""
+    import torch
+    from chartprobe.training.cross_attention import keep_in_step
+    from transformers import AutoProcessor
+    from trl.trainer.sft_trainer import DataCollatorForVisionLanguageModeling
+
+    processor = AutoProcessor.from_pretrained(tiny_mllama)
+    image = _first_image(probes_root)
+    examples = [{"images": [image], "prompt": [{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": q}]}],
+                 "completion": [{"role": "assistant", "content": [{"type": "text", "text": a}]}]}
+                for q, a in [("How many bars?", "7"), ("Which bar is the highest of all the bars shown?", "Peru")]]
+    holder = argparse.Namespace(data_collator=DataCollatorForVisionLanguageModeling(processor, completion_only_loss=True))
+    assert keep_in_step(holder, processor)
+    batch = holder.data_collator([dict(e) for e in examples])
+    ids, mask = batch["input_ids"], batch["cross_attention_mask"]
+    assert mask.shape[:2] == ids.shape and int((batch["labels"] != -100).sum()) > 0
+    for row, attn, row_mask in zip(ids, batch["attention_mask"], mask, strict=True):
+        start = int((row == processor.image_token_id).nonzero()[0])
+        end = int(attn.nonzero().max()) + 1
+        assert torch.all(row_mask[:start] == 0) and torch.all(row_mask[start:end, 0, 0] == 1)
+
+
 def test_loss_decreases_on_a_tiny_fixed_batch(tiny_vlm, tmp_path):
     # 8 rows and a batch of 8: every step sees the same batch, so the loss must fall.
     out = tmp_path / "fixed"
@@ -121,12 +160,12 @@ def test_loss_decreases_on_a_tiny_fixed_batch(tiny_vlm, tmp_path):
     assert losses[-1] < losses[0] - 0.3, losses
 
 
-@pytest.mark.parametrize("arch", ["llava", "idefics3"])
-def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3):
+@pytest.mark.parametrize("arch", ["llava", "idefics3", "gemma3", "mllama"])
+def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3, tiny_gemma3, tiny_mllama):
     from chartprobe.training.lora import apply_lora, check_language_model_only, language_model_prefix
     from transformers import AutoModelForImageTextToText
 
-    path = tiny_vlm if arch == "llava" else tiny_idefics3
+    path = {"llava": tiny_vlm, "idefics3": tiny_idefics3, "gemma3": tiny_gemma3, "mllama": tiny_mllama}[arch]
     model = AutoModelForImageTextToText.from_pretrained(path)
     prefix = LM_PREFIX[type(model).__name__]
     assert language_model_prefix(model) + "." == prefix
@@ -137,7 +176,7 @@ def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3
     assert trainable and all("lora_" in n and prefix in n for n in trainable)
     vision = [n for n, _ in peft_model.named_parameters() if "vision" in n]
     assert vision and not any(p.requires_grad for n, p in peft_model.named_parameters() if "vision" in n)
-    if arch == "idefics3":  # the regex is what keeps the SigLIP-style tower out
+    if arch != "llava":  # the regex is what keeps the SigLIP tower (q/k/v/out_proj too) out
         from peft import LoraConfig, get_peft_model
 
         naive = get_peft_model(AutoModelForImageTextToText.from_pretrained(path),

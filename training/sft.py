@@ -98,6 +98,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     from trl import SFTTrainer
 
     from .card import model_card
+    from .cross_attention import keep_in_step
     from .data import load_splits, resolve_source, select_splits, subset, training_configs
     from .format import format_dataset
     from .lora import apply_lora, language_model_prefix
@@ -123,6 +124,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
 
     trainer = SFTTrainer(model=model, args=_sft_args(cfg, bf16, val_ds is not None), train_dataset=train_ds,
                          eval_dataset=val_ds, processing_class=processor)
+    if keep_in_step(trainer, processor):
+        log.info("cross-attention mask rebuilt per batch for prompt + completion (%s)", type(processor).__name__)
     start = time.perf_counter()
     result = trainer.train()
     seconds = time.perf_counter() - start
