@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from tiny_gemma3 import build_tiny_gemma3
+from tiny_llava_next import build_tiny_llava_next
 from tiny_mllama import build_tiny_mllama
 from tiny_vlm import build_tiny_vlm
 
@@ -77,6 +78,12 @@ def tiny_gemma3(tmp_path_factory, worker_id) -> Path:
 def tiny_mllama(tmp_path_factory, worker_id) -> Path:
     """Directory of the seeded tiny Mllama (cross-attention to the image), see ``tests/tiny_mllama.py``."""
     return shared_folder(tmp_path_factory, worker_id, "tiny_mllama", build_tiny_mllama)
+
+
+@pytest.fixture(scope="session")
+def tiny_llava_next(tmp_path_factory, worker_id) -> Path:
+    """Directory of the seeded tiny LLaVA-NeXT (tiled images), see ``tests/tiny_llava_next.py``."""
+    return shared_folder(tmp_path_factory, worker_id, "tiny_llava_next", build_tiny_llava_next)
 
 
 @pytest.fixture(scope="session")

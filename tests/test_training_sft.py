@@ -29,7 +29,8 @@ OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFL
 LM_PREFIX = {"LlavaForConditionalGeneration": "model.language_model.",
              "Idefics3ForConditionalGeneration": "model.text_model.",
              "Gemma3ForConditionalGeneration": "model.language_model.",
-             "MllamaForConditionalGeneration": "model.language_model."}
+             "MllamaForConditionalGeneration": "model.language_model.",
+             "LlavaNextForConditionalGeneration": "model.language_model."}
 
 
 @pytest.fixture(scope="module")
@@ -110,12 +111,13 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     assert _reload_and_generate(tiny_vlm, out, _first_image(probes_root)) is not None
 
 
-@pytest.mark.parametrize("arch", ["gemma3", "mllama"])
-def test_more_families_train_and_their_adapters_reload_and_generate(arch, tiny_gemma3, tiny_mllama, probes_root,
-                                                                     tmp_path):
+@pytest.mark.parametrize("arch", ["gemma3", "mllama", "llava_next"])
+def test_more_families_train_and_their_adapters_reload_and_generate(arch, tiny_gemma3, tiny_mllama, tiny_llava_next,
+                                                                     probes_root, tmp_path):
     """Gemma 3 (SigLIP tower, <start_of_image> expanded by its processor) and Mllama (cross-attention to
-    the image: TRL's collator left its mask at the prompt's length, "size of tensor a (257) must match")."""
-    path = {"gemma3": tiny_gemma3, "mllama": tiny_mllama}[arch]
+    the image: TRL's collator left its mask at the prompt's length, "size of tensor a (257) must match"),
+    LLaVA-NeXT (tiled images)."""
+    path = {"gemma3": tiny_gemma3, "mllama": tiny_mllama, "llava_next": tiny_llava_next}[arch]
     out = tmp_path / "adapter"
     assert train_cli(["--model", str(path), "--skills", "P+G", "--max-steps", "2", "--out", str(out),
                       "--logging-steps", "1"]) == 0
