@@ -35,6 +35,7 @@ def test_three_seeds_of_a_small_preset_pass_the_seed_check(seeded, name):
     assert kinds["seed mix"] == kinds["seed fresh"] == kinds["seed mix exact"] >= len(configs) >= 1
     agreed = {(c.agent, c.scope) for c in report.checks if c.check == "seed agreement"}
     assert {"oracle", "random"} <= {a for a, _ in agreed} and {s for _, s in agreed} == configs
+    assert "image_stats" not in {a for a, _ in agreed}  # learned: judged on seeds pooled (--pool-seeds)
 
 
 def test_a_seed_whose_rows_repeat_another_fails_freshness(seeded, tmp_path):

@@ -31,6 +31,7 @@ from typing import Any
 from ..rescoring.predictions import PredictionsError, load_release_rows, read_release_card
 from ..suites import suite_for_release
 from ..suites._base import Check
+from .agents import AGENTS
 from .validate import ValidityReport, release_dataset, run_agents
 
 __all__ = ["mix_of", "seed_check"]
@@ -165,6 +166,8 @@ def seed_check(releases: Sequence[str | Path], agents: Sequence[str] | None = No
             seen |= pairs
         checks.append(Check("seed fresh", scope, "–", float(repeats), "= 0 rows repeated across seeds",
                             sum(len(r.get(key, [])) for r in rows), "pass" if repeats == 0 else "fail"))
+    if agents is None:  # learned agents are judged on seeds pooled, not compared seed by seed
+        agents = [name for name, cls in AGENTS.items() if not cls.learned]
     runs = [run_agents(dataset, r, agents) for r in rows]
     pooled: dict[tuple[str, str], list[tuple[float, int]]] = {}
     for i, runset in enumerate(runs):

@@ -21,6 +21,10 @@ class Agent:
     description: ClassVar[str] = ""
     requires: ClassVar[tuple[tuple[str, str], ...]] = ()
     """(import name, pip extra) of optional packages the agent needs; without them it is not run."""
+    learned: ClassVar[bool] = False
+    """True for an agent fitted on the release's own rows (out of fold): its accuracy moves with how
+    many units a release holds, so ``--across-seeds`` leaves it out of seed agreement by default
+    (judge it on seeds pooled, ``--pool-seeds``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # An agent that overrides neither hook would answer nothing, silently: refuse it.

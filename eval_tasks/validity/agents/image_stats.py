@@ -103,6 +103,7 @@ def out_of_fold(suite: Any, docs: Sequence[Row]) -> list[dict[str, float]]:
 class ImageStats(Agent):
     description = "gradient boosting on pixel statistics (ink, colour, margins, compressibility, pair differences)"
     requires = (("sklearn", "validate"),)
+    learned = True
 
     def __init__(self) -> None:
         self._memo: dict[tuple[int, ...], dict[int, dict[str, float]]] = {}
