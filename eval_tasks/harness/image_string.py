@@ -19,10 +19,11 @@ another ``--model``, or when no chat template can be read.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
 from chartprobe.errors import UsageError
+
+from .image_guard import _values
 
 __all__ = ["PLACEHOLDER", "chat_template_of", "image_string_argv", "template_image_string"]
 
@@ -97,39 +98,15 @@ def chat_template_of(pretrained: str, revision: str | None = None) -> str | None
     return _template_in(from_hub)
 
 
-def _flag_values(argv: Sequence[str], *flags: str) -> list[str] | None:
-    """Every value of ``flags`` in ``argv`` (``--f a b`` and ``--f=a``), None when the flag is absent."""
-    found: list[str] | None = None
-    for i, arg in enumerate(argv):
-        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name not in flags:
-            continue
-        found = found or []
-        if eq:
-            found.append(value)
-            continue
-        for following in argv[i + 1:]:
-            if following.startswith("-"):
-                break
-            found.append(following)
-    return found
-
-
-def _model_args(values: Sequence[str]) -> dict[str, str]:
-    """``--model_args`` values as lm-eval reads them: ``k=v,k2=v2`` items or one JSON object."""
-    args: dict[str, str] = {}
-    for value in values:
-        if value.lstrip().startswith("{"):
-            try:
-                args.update({k: str(v) for k, v in json.loads(value).items()})
-            except (ValueError, AttributeError):
-                pass
-            continue
-        for item in value.split(","):
-            key, eq, val = item.partition("=")
-            if eq:
-                args[key.strip()] = val.strip()
-    return args
+def _model_args(value: str) -> dict[str, str]:
+    """A ``--model_args`` value as lm-eval reads it: ``k=v,k2=v2`` items or one JSON object (a malformed
+    one reads as empty here; lm-eval reports it)."""
+    if value.lstrip().startswith("{"):
+        try:
+            return {k: str(v) for k, v in json.loads(value).items()}
+        except (ValueError, AttributeError):
+            return {}
+    return {key.strip(): val.strip() for key, eq, val in (item.partition("=") for item in value.split(",")) if eq}
 
 
 def image_string_argv(argv: list[str]) -> tuple[list[str], str | None]:
@@ -137,9 +114,10 @@ def image_string_argv(argv: list[str]) -> tuple[list[str], str | None]:
     and the one line that says so (None when nothing was added)."""
     if "--config" in argv or "-C" in argv or any(a.startswith("--apply_chat_template") for a in argv):
         return argv, None
-    if (_flag_values(argv, "--model", "-M") or [""])[0] != "hf-multimodal":
+    values = _values(argv)
+    if values.get("--model") != "hf-multimodal":
         return argv, None
-    args = _model_args(_flag_values(argv, "--model_args", "-a") or [])
+    args = _model_args(values.get("--model_args") or "")
     pretrained = args.get("pretrained")
     if not pretrained or "image_string" in args or "image_token_id" in args:
         return argv, None

@@ -83,10 +83,14 @@ def split_by_agents(checks: Sequence[Check], ran: Sequence[str] | None) -> tuple
     return evaluated, skipped
 
 
+def _applicable(suite: Any, agents: Sequence[str] | None) -> list[tuple[str, Any]]:
+    chosen = [(n, c()) for n, c in AGENTS.items() if agents is None or n in agents]
+    return [(n, a) for n, a in chosen if a.applies_to_suite(suite)]
+
+
 def chosen_agents(suite: Any, agents: Sequence[str] | None = None) -> list[tuple[str, Any]]:
     """(name, agent) of every registered agent named in ``agents`` (default all) that applies to ``suite``."""
-    chosen = [(n, c()) for n, c in AGENTS.items() if agents is None or n in agents]
-    chosen = [(n, a) for n, a in chosen if a.applies_to_suite(suite)]
+    chosen = _applicable(suite, agents)
     for name, a in chosen:
         if a.missing():  # check_agents refused a named one already; the default set runs without it
             print(f"validate: agent {name} not run, it needs {', '.join(a.missing())}", file=sys.stderr)
@@ -99,7 +103,8 @@ def pixel_hook(dataset: str, agents: Sequence[str] | None = None) -> Any:
     from chartprobe.dataset_builders.core.image_statistics import PixelReader
 
     suite = suite_for_release(dataset)
-    readers = [a for _, a in chosen_agents(suite, agents) if type(a).needs_pixels is not Agent.needs_pixels]
+    readers = [a for _, a in _applicable(suite, agents)  # silent: run_agents says which agent is not run
+               if not a.missing() and type(a).needs_pixels is not Agent.needs_pixels]
     return PixelReader(lambda row: any(a.needs_pixels(suite, row) for a in readers)) if readers else None
 
 
