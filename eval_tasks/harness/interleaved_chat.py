@@ -9,6 +9,16 @@ text is split at each ``<image>`` placeholder and the images go in between, in o
 ``hf-multimodal`` does with ``interleave=True``. A placeholder count that differs from the
 image count is refused, like ``hf-multimodal`` refuses it.
 
+Two more arguments say how decoding settings are sent, for endpoints that refuse lm-eval's
+(GPT-5.x and the o-series answer ``max_tokens`` and a non-default ``temperature`` with HTTP 400):
+
+- ``token_param``: ``auto`` (default: ``max_completion_tokens`` for o-series / ``gpt-5*`` model
+  names, ``max_tokens`` otherwise, as ``chartprobe reconstruct --token-param auto``),
+  ``max_tokens``, ``max_completion_tokens``, or ``none`` (no limit sent, as Chartographer's released
+  API client);
+- ``temperature_param``: ``auto`` (default: left out for those model names, sent otherwise),
+  ``send``, or ``none`` (left out, as Chartographer's released API client).
+
 ``chartprobe eval`` registers it (lm-eval has no plugin entry point for models); from Python,
 ``import chartprobe.eval_tasks.harness.interleaved_chat`` before calling lm-eval.
 """
@@ -17,12 +27,39 @@ from __future__ import annotations
 
 from typing import Any
 
+from chartprobe.dataset_builders.families.reconstruct.client import token_param_for
 from lm_eval.api.registry import register_model
 from lm_eval.models.openai_completions import LocalChatCompletion
 
-__all__ = ["IMAGE_PLACEHOLDER", "InterleavedChatCompletion", "interleave_content"]
+__all__ = ["IMAGE_PLACEHOLDER", "TEMPERATURE_PARAMS", "TOKEN_PARAMS", "InterleavedChatCompletion",
+           "decoding_fields", "interleave_content"]
 
 IMAGE_PLACEHOLDER = "<image>"  # lm-eval's DEFAULT_IMAGE_PLACEHOLDER, which hf-multimodal splits on
+
+
+TOKEN_PARAMS = ("auto", "max_tokens", "max_completion_tokens", "none")
+TEMPERATURE_PARAMS = ("auto", "send", "none")
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
+    text = str(value).strip().lower()
+    if text not in allowed:
+        raise ValueError(f"{name}={value!r}: expected one of {', '.join(allowed)}")
+    return text
+
+
+def decoding_fields(payload: dict[str, Any], model: str, token_param: str, temperature_param: str) -> dict[str, Any]:
+    """``payload`` with its token limit named (or dropped) per ``token_param`` and its temperature kept
+    or dropped per ``temperature_param`` (see the module docstring). Fields set to None and an empty
+    ``stop`` list (no stop string: the same request; reasoning models refuse ``stop``) are dropped."""
+    out = {k: v for k, v in payload.items() if v is not None and not (k == "stop" and v == [])}
+    limit = out.pop("max_tokens", None)
+    name = token_param_for(model) if token_param == "auto" else token_param
+    if limit is not None and name != "none":
+        out[name] = limit
+    if temperature_param == "none" or (temperature_param == "auto" and token_param_for(model) != "max_tokens"):
+        out.pop("temperature", None)
+    return out
 
 
 def _truthy(value: Any) -> bool:
@@ -60,7 +97,10 @@ def _strip_placeholders(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
 class InterleavedChatCompletion(LocalChatCompletion):
     """OpenAI-compatible chat completions that keep the prompt's image positions (see module docstring)."""
 
-    def __init__(self, *args: Any, interleave: Any = True, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, interleave: Any = True, token_param: str = "auto", temperature_param: str = "auto",
+                 **kwargs: Any) -> None:
+        self.token_param = _choice("token_param", token_param, TOKEN_PARAMS)  # refused before any setup
+        self.temperature_param = _choice("temperature_param", temperature_param, TEMPERATURE_PARAMS)
         super().__init__(*args, **kwargs)
         self.interleave = _truthy(interleave)
 
@@ -68,4 +108,5 @@ class InterleavedChatCompletion(LocalChatCompletion):
         arrange = interleave_content if self.interleave else _strip_placeholders
         messages = [{**m, "content": arrange(m["content"])} if isinstance(m.get("content"), list) else m
                     for m in messages]
-        return super()._create_payload(messages, *args, **kwargs)
+        payload = super()._create_payload(messages, *args, **kwargs)
+        return decoding_fields(payload, str(self.model), self.token_param, self.temperature_param)

@@ -59,8 +59,12 @@ _OPTIONAL_ITEM_FIELDS = frozenset({CLUSTER_FIELD, "unsure"})
 """Fields :func:`from_items` leaves out when None, so a record without them round-trips unchanged."""
 
 
-def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict[str, Any]:
+def score_family_record(doc: Record, prediction: str, judge: Any = None, *, released: bool = False) -> dict[str, Any]:
     """Score one prediction on a family row: typed scorer, or an LLM judge when given.
+
+    ``released``: the answer is Chartographer's released extraction (:func:`paper_extract`), as
+    ``chartprobe_families_paper`` scores it: that text is what the judge is asked about, and what
+    the typed scorer reads when no judge is set (ours otherwise: :func:`~chartprobe.eval_tasks.scoring.typed.extract_answer`).
 
     ``normalized`` always comes from the typed normalizer (exact comparison of normalized
     extracted answers decides stale vs noisy, as in A.7); the judge (anything with
@@ -71,10 +75,12 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
     """
     from ..scoring.typed import score_doc
 
-    s = score_doc(doc, prediction)
+    paper = paper_extract(prediction)
+    s = score_doc(doc, paper if released else prediction)
+    asked = paper if released else s.extracted
     correct, judge_id, verdict = s.correct, "typed", None
     if judge is not None:
-        decision = judge.decide(*judge_query(doc, s.extracted))
+        decision = judge.decide(*judge_query(doc, asked))
         correct, judge_id, verdict = decision.correct, decision.judge_id, decision.verdict
     rec = {"family_id": doc["family_id"], "role": doc["role"], "variant_seed": doc.get("variant_seed"),
            "correct": bool(correct), "normalized": s.normalized, "original_answer": doc.get("original_answer"),
@@ -86,13 +92,14 @@ def score_family_record(doc: Record, prediction: str, judge: Any = None) -> dict
         rec["unsure"] = True
     # Chartographer's extraction as released, beside ours: the first <answer> block, else the
     # whole response (our extractor takes the last line), judged the same way.
-    paper = paper_extract(prediction)
-    if judge is None:
+    if released:
+        paper_ok = correct
+    elif judge is None:
         from ..scoring.typed import score_answer
 
         paper_ok = score_answer(paper, str(doc.get("answer", "")), str(doc.get("answer_type") or "label"),
                                 tolerance=str(doc.get("tolerance") or "") or None).correct
-    elif paper == s.extracted:
+    elif paper == asked:
         paper_ok = correct
     else:
         paper_ok = judge.decide(*judge_query(doc, paper)).correct
@@ -104,10 +111,12 @@ _ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
 
 
 def paper_extract(prediction: str) -> str:
-    """Chartographer's released answer extraction (A.7): the text of the first
-    ``<answer>...</answer>`` block; the whole response (stripped) when there is none."""
-    text = prediction if isinstance(prediction, str) else ""
-    m = _ANSWER_BLOCK.search(text)
+    """Chartographer's released answer extraction (A.7, ``src/common/answers.py``): the text of the
+    first ``<answer>...</answer>`` block, a block left open running to the end (the released code
+    searches the response with ``"</answer>"`` appended); the whole response (stripped) when there
+    is no ``<answer>`` at all. Case-insensitive; a non-string is read as ``str()`` of it."""
+    text = prediction if isinstance(prediction, str) else ("" if prediction is None else str(prediction))
+    m = _ANSWER_BLOCK.search(text + "</answer>")
     return (m.group(1) if m else text).strip()
 
 

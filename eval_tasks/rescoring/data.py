@@ -17,6 +17,7 @@ own keys carry a ``chartprobe_`` prefix to never collide with them.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,25 @@ def image_token_for(metadata: dict[str, Any]) -> str:
     if "chartprobe_image_token" in metadata:
         return str(metadata["chartprobe_image_token"])
     return "" if metadata.get("base_url") else IMAGE_TOKEN
+
+
+def interleaves(metadata: dict[str, Any]) -> bool:
+    """Whether ``--model_args`` asked the model to put images at their placeholders (``interleave=True``)."""
+    return str(metadata.get("interleave", "")).strip().lower() in ("1", "true", "yes", "on")
+
+
+def released_image_token(metadata: dict[str, Any], task: str, where: str) -> str:
+    """The placeholder a ``_paper`` task's released prompt carries at its images' places.
+
+    ``<image>`` where the model interleaves (each image lands at its place, as the released code
+    put it), else :func:`image_token_for`'s default, after one warning in lm-eval's log that the
+    images come ``where`` the released code did not put them (lm-eval puts them first)."""
+    if "chartprobe_image_token" in metadata or interleaves(metadata):
+        return image_token_for(metadata) if "chartprobe_image_token" in metadata else IMAGE_TOKEN
+    logging.getLogger("lm-eval").warning(
+        "%s: the model does not interleave images with text (add interleave=True to --model_args), so %s",
+        task, where)
+    return image_token_for(metadata)
 
 
 def load_release(chartprobe_release: str, chartprobe_config: str = "default",

@@ -10,6 +10,10 @@ layout (``*_layout.json``) lists a task's user turn as parts, in the released or
 - ``["prompt", name]``: a released prompt file; ``["text", s]``: a literal fragment;
 - ``["field", column]``: the document's text column; ``["image", column]``: an image.
 
+A layout's optional ``fill`` lists ``[placeholder, column]`` pairs replaced, in order, in its
+released prompts by the document's columns, as the released code does with ``str.replace``
+(Chartographer's QA prompt carries ``[QUESTION]``).
+
 :func:`render` turns a layout into lm-eval's prompt string: text parts concatenated (the
 released message lists them as separate parts, which chat templates that concatenate parts,
 as Qwen2-VL's does, render to the same tokens) and each image as the model's placeholder.
@@ -44,10 +48,15 @@ RELEASED: dict[str, tuple[str, bool]] = {
     # value, no final newline) in src/config/task_prompts.py, computed when it was copied
     "chartographer_compare_answer":
         ("234e7c18d0f850c94c234fa35fdedf4c0c0f23f509364b2178c0137099a60455", True),
+    # same file, CHARTMUSEUM_PROMPTS["QA"] (its value starts with a stray '"', kept: the released
+    # models were asked with it), the families QA prompt of the released generate_predictions.py
+    "chartographer_qa":
+        ("0e4af9051f462a7cdeffe55c33663eaeebe63d1eb2ad69962b332a4582c462a6", True),
 }
 LAYOUTS: dict[str, str] = {
     # layout file -> sha256 of its bytes
     "chartjudgebench_layout": "e95d5e30adee135b471d2491db623a43c2333f2c9867b55a34f7fbfc8a5d90ae",
+    "chartographer_layout": "a3160120fffb9b4b58125e95a133b609a9b28c1221520d213c66f4e68972068b",
 }
 
 
@@ -80,10 +89,12 @@ def released_prompt(name: str) -> str:
 
 @dataclass(frozen=True)
 class Layout:
-    """One task's released message: an optional system prompt (a released prompt name) and user parts."""
+    """One task's released message: an optional system prompt (a released prompt name), user parts and
+    the ``[placeholder]`` -> column replacements made in its released prompts."""
 
     system: str | None
     user: tuple[tuple[str, str], ...]
+    fill: tuple[tuple[str, str], ...] = ()
 
     def images(self) -> list[str]:
         """The image columns, in the order the model sees them."""
@@ -95,22 +106,32 @@ def _layouts(file: str) -> dict[str, Layout]:
     path = PAPER_DIR / f"{file}.json"
     text = _checked(path, LAYOUTS[file], path.read_bytes().decode("utf-8"))
     tasks = json.loads(text)["tasks"]
-    return {name: Layout(t["system"], tuple((kind, value) for kind, value in t["user"])) for name, t in tasks.items()}
+    return {name: Layout(t["system"], tuple((kind, value) for kind, value in t["user"]),
+                         tuple((mark, column) for mark, column in t.get("fill", ()))) for name, t in tasks.items()}
 
 
 def layout(file: str, task: str) -> Layout:
-    """Task ``task``'s layout from released layout file ``file`` (``chartjudgebench_layout``)."""
+    """Task ``task``'s layout from released layout file ``file`` (``chartjudgebench_layout``,
+    ``chartographer_layout``)."""
     layouts = _layouts(file)
     if task not in layouts:
         raise KeyError(f"{file}.json has no layout {task!r} (has: {', '.join(sorted(layouts))})")
     return layouts[task]
 
 
-_PARTS = {  # part kind -> its text, from (value, doc, image_token)
-    "prompt": lambda value, doc, token: released_prompt(value),
-    "text": lambda value, doc, token: value,
-    "field": lambda value, doc, token: str(doc[value]),
-    "image": lambda value, doc, token: token,
+def _filled(name: str, lay: Layout, doc: Mapping[str, Any]) -> str:
+    """Released prompt ``name`` with the layout's placeholders replaced in order (``str.replace``)."""
+    text = released_prompt(name)
+    for mark, column in lay.fill:
+        text = text.replace(mark, str(doc[column]))
+    return text
+
+
+_PARTS = {  # part kind -> its text, from (value, doc, image_token, layout)
+    "prompt": lambda value, doc, token, lay: _filled(value, lay, doc),
+    "text": lambda value, doc, token, lay: value,
+    "field": lambda value, doc, token, lay: str(doc[value]),
+    "image": lambda value, doc, token, lay: token,
 }
 
 
@@ -119,5 +140,5 @@ def render(lay: Layout, doc: Mapping[str, Any], image_token: str) -> dict[str, s
     unknown = sorted({kind for kind, _ in lay.user} - set(_PARTS))
     if unknown:  # a layout file is data we ship; an unknown kind is a bug in it, said loudly
         raise ValueError(f"unknown layout part kinds {unknown}")
-    prompt = "".join(_PARTS[kind](value, doc, image_token) for kind, value in lay.user)
+    prompt = "".join(_PARTS[kind](value, doc, image_token, lay) for kind, value in lay.user)
     return {"system": released_prompt(lay.system) if lay.system else "", "prompt": prompt}

@@ -17,33 +17,22 @@ Without it lm-eval puts both images first, and the loader says so in lm-eval's l
 
 from __future__ import annotations
 
-import logging
 import operator
 from typing import Any
 
 from chartprobe.eval_tasks.harness.judge_aggregations import aggregation, summary_for
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
-from chartprobe.eval_tasks.rescoring.data import IMAGE_TOKEN, image_token_for, load_release
+from chartprobe.eval_tasks.rescoring.data import load_release, released_image_token
 from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.paper_prompts import layout, render
 from chartprobe.eval_tasks.scoring.voting import responses
 
 LAYOUT_FILE = "chartjudgebench_layout"
-log = logging.getLogger("lm-eval")
-
-
-def _interleaves(metadata: dict[str, Any]) -> bool:
-    return str(metadata.get("interleave", "")).strip().lower() in ("1", "true", "yes", "on")
 
 
 def _token(metadata: dict[str, Any]) -> str:
-    """``<image>`` where the model interleaves (images at their place), else the default placeholder."""
-    if "chartprobe_image_token" in metadata or _interleaves(metadata):
-        return image_token_for(metadata) if "chartprobe_image_token" in metadata else IMAGE_TOKEN
-    log.warning("chartprobe_judge_*_paper: the model does not interleave images with text (add "
-                "interleave=True to --model_args), so both images come before the released prompt")
-    return image_token_for(metadata)
+    return released_image_token(metadata, "chartprobe_judge_*_paper", "both images come before the released prompt")
 
 
 def load_cpa_paper(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", **metadata: Any):
