@@ -58,20 +58,27 @@ def test_oracle_scores_100_percent_through_the_real_scorer(rows, config):
 
 
 def test_every_probe_chart_gets_three_probes_per_skill(rows):
+    value_free = {"P-COLOR-DISTINCT", "P-COUNT-BARS"}  # what printed values cannot decide
     for config in ["bar", "hbar", "pie", "shapes"]:
         for split in _splits(config):
             per_chart: dict[str, list[str]] = {}
+            perception: dict[str, set[str]] = {}
             labelled: dict[str, bool] = {}
             trend: set[str] = set()
             for r in rows[(config, split)]:
                 per_chart.setdefault(r["chart_id"], []).append(r["skill"])
+                if r["skill"] == "perception":
+                    perception.setdefault(r["chart_id"], set()).add(r["template_id"])
                 labelled[r["chart_id"]] = bool((json.loads(r["spec"]).get("style") or {}).get("value_labels"))
                 if r["template_id"] == "P-TREND-PATTERN":
                     trend.add(r["chart_id"])
             for chart, skills in per_chart.items():
-                # A chart that prints its values gets no perception probe (it would be a reading one).
-                want = ["grounding", "reasoning"] if labelled[chart] else ["perception", "grounding", "reasoning"]
-                if chart in trend:  # a sorted trend chart drops the probes its order alone decides
+                want = ["perception", "grounding", "reasoning"]
+                if labelled[chart]:
+                    # A chart that prints its values is asked only the perception it cannot give away.
+                    assert perception.get(chart) and perception[chart] <= value_free, chart
+                    assert sorted(s for s in skills if s != "perception") == sorted(want[1:] * 3), chart
+                elif chart in trend:  # a sorted trend chart drops the probes its order alone decides
                     assert set(skills) <= set(want) and all(skills.count(s) <= 3 for s in want), chart
                 else:
                     assert sorted(skills) == sorted(want * 3), chart

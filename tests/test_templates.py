@@ -194,11 +194,14 @@ def _unlabelled(spec: ChartSpec) -> ChartSpec:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_perception_is_never_asked_where_value_labels_print_the_values(kind, bases):
+def test_where_value_labels_print_the_values_perception_asks_only_what_they_cannot_decide(kind, bases):
     labelled = bases[kind].replace(style=dataclasses.replace(bases[kind].style, value_labels=True))
+    value_free = sorted(name for name, cls in CHART.items() if cls.skill == "perception" and cls.value_free)
+    assert value_free == ["P-COLOR-DISTINCT", "P-COUNT-BARS"]
     for name, cls in CHART.items():
-        if cls.skill == "perception":
+        if cls.skill == "perception" and not cls.value_free:
             assert _none_everywhere(name, labelled), name
+    assert not _none_everywhere("P-COUNT-BARS", labelled)
     assert not _none_everywhere("G-VT-TALLEST", _with_values(labelled, (50, 80, 30, 20, 10)))
 
 

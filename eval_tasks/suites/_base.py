@@ -150,6 +150,11 @@ class Suite(abc.ABC):
         """True when the row's question claims to need reading the marks, not printed text."""
         return False
 
+    def value_free(self, row: Row) -> bool:
+        """True when the row's answer is no function of the chart's values (how many marks, which
+        colours): printed value labels cannot give it away, so the text reader does not answer it."""
+        return False
+
     def options(self, row: Row) -> Sequence[str] | None:
         """Every option of a closed question, for the answer-everything agent (None = open)."""
         return self.closed_answers(row)

@@ -121,6 +121,14 @@ class ProbesSuite(Suite):
         """Perception probes: "judge only the bar heights", never read a value or a name."""
         return row.get("skill") == "perception"
 
+    def value_free(self, row: Row) -> bool:
+        """The row's template says its answer ignores the values (``Template.value_free``)."""
+        from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+        TEMPLATES.load()
+        name = row.get("template_id")
+        return bool(name in TEMPLATES and getattr(TEMPLATES.get(name), "value_free", False))
+
     def group_key(self, row: Row) -> str:
         """Template, split by the scene attribute asked about when there is one: "which fill is
         most common?" and "which colour..." are one template but different answer sets, and

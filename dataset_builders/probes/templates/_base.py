@@ -66,6 +66,9 @@ class Template(abc.ABC):
     needs_values: ClassVar[bool] = False
     """The answer needs absolute values read off the image (not just relative sizes), so it is
     only asked where the view says they are readable (a pie needs value labels)."""
+    value_free: ClassVar[bool] = False
+    """Perception templates whose answer is no function of the values a chart prints (colour, how many
+    marks): also asked where value labels are drawn, since reading the labels does not give it away."""
     needs_trend: ClassVar[bool] = False
     """Asked only on trend charts (see ``probes/orders.py``), where sorted orders are allowed."""
     hint: ClassVar[str] = "axis_hint"
@@ -80,9 +83,10 @@ class Template(abc.ABC):
         """Whether this template can be asked about ``view`` at all."""
         if self.needs_values and not getattr(view, "values_readable", True):
             return False
-        # "Judge only the bar heights" on a chart that prints every value is a reading
-        # question: perception is never asked where value labels are drawn.
-        if self.skill == "perception" and getattr(getattr(view.spec, "style", None), "value_labels", False):
+        # "Judge only the bar heights" on a chart that prints every value is a reading question:
+        # where value labels are drawn, perception asks only what the printed values cannot decide.
+        if (self.skill == "perception" and not self.value_free
+                and getattr(getattr(view.spec, "style", None), "value_labels", False)):
             return False
         return view.spec.kind in self.kinds
 

@@ -15,6 +15,7 @@ from ._base import Template
 @template("P-COLOR-DISTINCT")
 class ColorDistinct(Template):
     skill = "perception"
+    value_free = True  # printed values never say how many colours the bars use
     answer_type = "count"
     op = "count_distinct_colors"
     reads = ("data.categories", "encodings")

@@ -5,7 +5,8 @@ Chartographer ``visual`` questions: ``Suite.claims_visual``), the agent looks on
 printed text — title, tick labels, legend and, above all, value labels. Where the chart
 prints its values, it recomputes the answer from the printed numbers (parsed back from
 the labels exactly as drawn, so rounding in the format costs it); where nothing printed
-gives the values away it has no answer. A question that says "judge only the bar heights"
+gives the values away it has no answer, nor where the values do not decide the answer (a count of
+the marks, the number of colours: ``Suite.value_free``). A question that says "judge only the bar heights"
 on a chart that prints every bar's value is answered by reading, and this agent finds it.
 """
 
@@ -56,7 +57,7 @@ class TextReader(Agent):
 
     def answer(self, suite, row):
         spec = suite.spec_json(row)
-        if not spec or not suite.claims_visual(row):
-            return None
+        if not spec or not suite.claims_visual(row) or suite.value_free(row):
+            return None  # value-free: the printed values do not decide it (re-answering would only echo the truth)
         printed = printed_spec(spec)
         return None if printed is None else suite.reanswer(row, printed)
