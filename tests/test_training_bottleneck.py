@@ -136,7 +136,9 @@ def test_legend_training_three_steps_lora_on_the_language_model_only(arch, tiny_
     assert manifest["region"] == "capability" and set(manifest["counts"]) <= {
         "guide_read", "bind", "value_extraction", "reason", "abstention"}
     assert all("-train-" in i for i in manifest["ids"])  # snapshot train rows only
-    assert "chartprobe-legend" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert "chartprobe-legend" in card and "after LegendBench (§5.3" in card and "ChartProbe" not in card
+    assert "--tasks chartprobe_legend " in card and "complex-reasoning" not in card  # its own eval, its own promise
 
 
 def test_legend_bottleneck_selection_reads_the_legend_section(profile_forms, tiny_vlm, tmp_path):

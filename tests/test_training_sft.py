@@ -106,6 +106,8 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     assert all("-CR-" not in i and "-R-" not in i for i in manifest["train"]["ids"] + manifest["validation"]["ids"])
     card = (out / "README.md").read_text()
     assert "base_model: " + str(tiny_vlm) in card and "peft=<this folder>" in card
+    assert 'after ChartProbe (§4 "Setup")' in card and "No complex-reasoning question" in card
+    assert "--tasks chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex " in card
     adapter_cfg = json.loads((out / "adapter_config.json").read_text())
     assert (adapter_cfg["r"], adapter_cfg["lora_alpha"]) == (32, 64)
     assert _reload_and_generate(tiny_vlm, out, _first_image(probes_root)) is not None

@@ -36,21 +36,21 @@ def model_card(cfg: Any, selection: dict[str, Selection], summary: dict[str, Any
         else:
             details = f"\nBottleneck selection over `{train.region}` regions: {d.get('note')}.\n"
     losses = summary.get("train_losses") or []
+    regions = source.regions
     eval_cmd = (f"lm_eval --model hf-multimodal --model_args pretrained={cfg.model},peft=<this folder>,"
-                f"max_images=1 --apply_chat_template --tasks chartprobe_probes_bar,chartprobe_probes_pie,"
-                f"chartprobe_complex --include_path $(chartprobe tasks-path) --output_path results/tuned "
-                f"--log_samples")
+                f"max_images=1 --apply_chat_template --tasks {regions.test_tasks} "
+                f"--include_path $(chartprobe tasks-path) --output_path results/tuned --log_samples")
     return f"""---
 {meta.to_yaml()}
 ---
 
 # LoRA adapter: {what} ({cfg.select}) on {release}
 
-Atomic-skill fine-tuning after ChartProbe (§4 "Setup"): LoRA r={cfg.lora_r}, alpha={cfg.lora_alpha}
+{regions.recipe}: LoRA r={cfg.lora_r}, alpha={cfg.lora_alpha}
 on the language model's {", ".join(cfg.lora_targets)} projections only (vision tower frozen),
 {cfg.epochs} epoch(s){f", stopped at {cfg.max_steps} steps" if cfg.max_steps > 0 else ""},
 learning rate {cfg.learning_rate}, batch {cfg.per_device_batch_size} x {cfg.grad_accum} accumulation
-per device, seed {cfg.seed}. No complex-reasoning question and no test row was used.
+per device, seed {cfg.seed}. {regions.never_trained}
 
 - Base model: `{cfg.model}`
 - Training rows: {len(train.ids)} ({counts}) from configs {", ".join(training_configs(cfg))}; validation rows:

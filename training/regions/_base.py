@@ -76,6 +76,10 @@ class RegionSet(abc.ABC):
     """Its heading: rows x columns."""
     test_tasks: ClassVar[str]
     """lm-eval tasks (comma-separated) the closed loop reports on by default: the held-out test splits."""
+    recipe: ClassVar[str] = ""
+    """The paper and section whose fine-tuning recipe ``chartprobe train`` follows (the adapter card's first line)."""
+    never_trained: ClassVar[str] = "No test row was used."
+    """What the card promises was kept out of training."""
 
     @abc.abstractmethod
     def validation_tasks(self, configs: list[str]) -> str:

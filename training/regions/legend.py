@@ -44,6 +44,7 @@ class LegendRegions(RegionSet):
     table_dimension = "capability_chart_family"
     table_title = "capability x chart family"
     test_tasks = "chartprobe_legend"
+    recipe = "Diagnosis-guided fine-tuning after LegendBench (§5.3: Random-LB or Bottleneck-LB FT at one budget)"
 
     def validation_tasks(self, configs: list[str]) -> str:
         return "chartprobe_legend_val"  # only the snapshot has train/validation splits

@@ -28,6 +28,8 @@ class ProbeRegions(RegionSet):
     table_dimension = "domain_skill"
     table_title = "domain x skill"
     test_tasks = "chartprobe_probes_bar,chartprobe_probes_pie,chartprobe_probes_shapes,chartprobe_complex"
+    recipe = 'Atomic-skill fine-tuning after ChartProbe (§4 "Setup")'
+    never_trained = "No complex-reasoning question and no test row was used."
 
     def validation_tasks(self, configs: list[str]) -> str:
         return ",".join(f"chartprobe_probes_val_{c}" for c in configs)
