@@ -185,25 +185,67 @@ metadata: {{version: 1}}
 
 @pytest.mark.slow
 def test_the_study_over_three_seeds_writes_both_tables(tiny_vlm, tmp_path):
+    """LegendBench §5.3 / Table 5: base, Random-LB FT and Bottleneck-LB FT at one budget over three
+    seeds, with QA / Chain Accuracy, CR and AF1 beside the capability rows and a transfer task."""
     tasks = _transfer_task(tmp_path / "tasks")
     out = tmp_path / "study"
-    assert train_cli(["--model", str(tiny_vlm), "--data", "probes", "--budget", "6", "--max-steps", "1",
-                      "--seeds", "42,43,44", "--eval-tasks", ("chartprobe_probes_bar_perception,chartprobe_probes_pie_grounding,"
-                      f"{tasks / 'transfer_fixture.yaml'}"), "--eval-limit", "2", "--eval-device", "cpu",
+    assert train_cli(["--model", str(tiny_vlm), "--data", "legend", "--budget", "6", "--max-steps", "1",
+                      "--seeds", "42,43,44", "--eval-tasks", f"chartprobe_legend,{tasks / 'transfer_fixture.yaml'}",
+                      "--eval-limit", "30", "--eval-device", "cpu",
                       "--eval-in-process", "--eval-gen-kwargs", "max_gen_toks=4",
                       "--eval-model-args", "max_images=1,dtype=float32", "--out", str(out)]) == 0
     study = json.loads((out / "study.json").read_text())
-    assert study["seeds"] == [42, 43, 44] and study["profile_splits"] == {"validation": 2}
-    assert len(study["runs"]["random"]) == len(study["runs"]["bottleneck"]) == 3
+    assert study["seeds"] == [42, 43, 44] and set(study["profile_splits"]) == {"validation"}
+    assert study["design"] == "selection" and len(study["runs"]["random"]) == len(study["runs"]["bottleneck"]) == 3
     for mode in ("random", "bottleneck"):
         for seed in (42, 43, 44):
             assert json.loads((out / f"{mode}-seed{seed}" / "selection.json").read_text())["train"]["n"] == 6
     capability = study["tables"]["capability"]
-    assert {"skill=perception", "skill=grounding", "all rows", "transfer_fixture exact_match (lm-eval)"} <= \
-        set(capability)
+    assert {"all rows", "QA Acc", "Chain Acc", "CR", "AF1", "transfer_fixture exact_match (lm-eval)"} <= set(capability)
     assert capability["all rows"]["random"]["n_seeds"] == 3 and capability["all rows"]["base"]["n_seeds"] == 1
-    crossed = study["tables"]["crossed"]
-    assert set(crossed["bottleneck"]) == {"bar/perception", "pie/grounding"}
     md = (out / "study.md").read_text()
     assert "| capability | Base | Random FT | Bottleneck FT |" in md and " ± " in md
-    assert "domain x skill" in md
+    assert "| Chain Acc |" in md and "capability x chart family" in md
+
+
+@pytest.mark.slow
+def test_chartprobe_five_skill_sets_over_three_seeds_with_the_change_over_base(tiny_vlm, tmp_path):
+    """ChartProbe §4 / Table 1: P, G, SR, P+G, P+G+SR, each over seeds 42-44, mean ± sd beside the base
+    model, and each domain x skill cell's change over base."""
+    out = tmp_path / "skills"
+    assert train_cli(["--model", str(tiny_vlm), "--data", "probes", "--seeds", "42,43,44",
+                      "--skill-sets", "P,G,SR,P+G,P+G+SR", "--max-steps", "1",
+                      "--eval-tasks", "chartprobe_probes_bar_perception,chartprobe_probes_bar_reasoning",
+                      "--eval-limit", "2", "--eval-device", "cpu", "--eval-in-process",
+                      "--eval-gen-kwargs", "max_gen_toks=4", "--eval-model-args", "max_images=1,dtype=float32",
+                      "--out", str(out)]) == 0
+    study = json.loads((out / "study.json").read_text())
+    sets = ["P", "G", "SR", "P+G", "P+G+SR"]
+    assert study["design"] == "skill_sets" and [k for k, _ in study["settings"]] == ["base", *sets]
+    assert study["profile"] is None and study["budget"] is None  # all rows of each skill set, no profile
+    skills = {"P": {"perception"}, "G": {"grounding"}, "SR": {"reasoning"}, "P+G": {"perception", "grounding"},
+              "P+G+SR": {"perception", "grounding", "reasoning"}}
+    for s in sets:
+        assert len(study["runs"][s]) == 3
+        for seed in (42, 43, 44):
+            counts = json.loads((out / f"{s}-seed{seed}" / "selection.json").read_text())["train"]["counts"]
+            assert set(counts) == skills[s], (s, counts)
+    crossed = study["tables"]["crossed"]
+    assert set(crossed) == {"base", *sets} and set(crossed["P+G"]) == {"bar/perception", "bar/reasoning"}
+    assert all(crossed[s]["bar/perception"]["n_seeds"] == 3 for s in sets)
+    md = (out / "study.md").read_text()
+    assert "| capability | Base | P | G | SR | P+G | P+G+SR |" in md
+    base, pg = crossed["base"]["bar/perception"]["mean"], crossed["P+G"]["bar/perception"]["mean"]
+    assert f"({100 * (pg - base):+.1f})" in md.split("P+G: domain x skill")[1].split("###")[0]
+
+
+def test_skill_sets_need_seeds_and_refuse_a_budget(tiny_vlm, tmp_path, capsys):
+    common = ["--model", str(tiny_vlm), "--data", "probes", "--out", str(tmp_path / "o")]
+    assert train_cli([*common, "--skill-sets", "P,G"]) == 2
+    assert "--skill-sets is a study over seeds" in capsys.readouterr().err
+    assert train_cli([*common, "--seeds", "42", "--skill-sets", "P,G", "--budget", "6"]) == 2
+    assert "hold the count fixed with --volume-matched N" in capsys.readouterr().err
+    assert train_cli([*common, "--seeds", "42", "--skill-sets", "P,CR"]) == 2
+    assert "--skill-sets P,CR" in capsys.readouterr().err
+    assert train_cli([*common[:2], "--data", "legend", *common[4:], "--seeds", "42", "--skill-sets", "P"]) == 2
+    assert "legend rows have no skills to train apart" in capsys.readouterr().err

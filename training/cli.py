@@ -5,6 +5,7 @@
                      [--budget N] [--volume-matched N] [--max-steps N] [--seed 42] [--out DIR]
                      [--config run.yaml] [--eval-tasks TASKS [--eval-limit N] [--base-eval DIR]]
                      [--seeds 42,43,44]   (the Random FT vs Bottleneck FT study, training/study.py)
+                     [--seeds 42,43,44 --skill-sets P,G,SR,P+G,P+G+SR]   (ChartProbe's five configurations)
 
 Every flag is a field of :class:`chartprobe.training.config.TrainConfig` or
 :class:`chartprobe.training.loop.LoopConfig` (``--help`` lists them with their docstrings). Without
@@ -181,8 +182,22 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
         from .study import parse_seeds
 
         parse_seeds(loop.seeds)
-        if not (cfg.budget or cfg.volume_matched):
+        if loop.skill_sets:
+            from .study import parse_skill_sets
+
+            parse_skill_sets(loop.skill_sets)
+            from .data import resolve_source
+
+            if not resolve_source(cfg.data).regions.stratum_column:
+                raise ConfigError(f"--skill-sets: {resolve_source(cfg.data).benchmark} rows have no skills to "
+                                  "train apart (ChartProbe's probes do: --data probes)")
+            if cfg.budget:
+                raise ConfigError("--skill-sets trains on all rows of each skill set: hold the count fixed "
+                                  "with --volume-matched N, not --budget")
+        elif not (cfg.budget or cfg.volume_matched):
             raise ConfigError("--seeds runs Random FT and Bottleneck FT at the same budget: give --budget N")
+    elif loop.skill_sets:
+        raise ConfigError("--skill-sets is a study over seeds: give --seeds too (e.g. --seeds 42,43,44)")
     _check_integrity(cfg)
 
 

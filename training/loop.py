@@ -60,6 +60,11 @@ class LoopConfig:
     """Run the LegendBench §5.3 study instead of one loop: base, Random FT and Bottleneck FT at the same
     --budget for each seed (comma-separated, the papers' 42,43,44), profiled on the validation split,
     reported as mean ± sd on the test tasks (study.md, study.json)."""
+    skill_sets: str | None = None
+    """With --seeds, run ChartProbe §4's study instead: one fine-tune per skill set (comma-separated; the
+    paper's five are P,G,SR,P+G,P+G+SR) for each seed, on all train rows of its skills (--volume-matched N
+    holds the count fixed), reported beside the base model with each domain x skill cell's change
+    over base (Table 1)."""
     profile_tasks: str | None = None
     """lm-eval tasks the base model is profiled on for the study's bottleneck selection (default: the
     validation-split tasks of the training configs, e.g. chartprobe_probes_val_bar, chartprobe_legend_val)."""

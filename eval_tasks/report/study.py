@@ -2,9 +2,12 @@
 
 ``chartprobe train --seeds ...`` (``chartprobe.training.study``) writes ``study.json``
 (format ``chartprobe-study/1``): the benchmark, seeds, budget, tasks, the splits the selection
-profile came from, and ``tables`` (``capability``: row -> setting -> mean/sd/n_seeds;
-``crossed``: setting -> cell -> mean/sd/n_seeds). This module only renders it, so the report
-(evaluation face) shows a study without importing the training face.
+profile came from, the ``settings`` compared (``[key, label]`` pairs, base first; files written
+before it existed compared :data:`SETTINGS`), and ``tables`` (``capability``: row -> setting ->
+mean/sd/n_seeds; ``crossed``: setting -> cell -> mean/sd/n_seeds). This module only renders it,
+so the report (evaluation face) shows a study without importing the training face. Each
+fine-tuned setting's crossed table shows its change over the base model beside each cell, as
+ChartProbe's Table 1 does with its subscripts.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from ..rescoring.predictions import PredictionsError
 
-__all__ = ["LABELS", "SETTINGS", "STUDY_FORMAT", "format_study", "read_study"]
+__all__ = ["LABELS", "SETTINGS", "STUDY_FORMAT", "format_study", "read_study", "settings_of"]
 
 STUDY_FORMAT = "chartprobe-study/1"
 SETTINGS = ("base", "random", "bottleneck")
@@ -41,11 +44,18 @@ def read_study(path: str | Path) -> dict[str, Any]:
     return doc
 
 
-def _fmt(stat: Mapping[str, Any] | None, with_sd: bool = True) -> str:
+def settings_of(study: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The (key, label) settings a study compares, base first."""
+    pairs = study.get("settings")
+    return [(str(k), str(v)) for k, v in pairs] if pairs else [(s, LABELS[s]) for s in SETTINGS]
+
+
+def _fmt(stat: Mapping[str, Any] | None, with_sd: bool = True, base: Mapping[str, Any] | None = None) -> str:
     if not stat:
         return "—"
     mean = f"{100 * stat['mean']:.1f}"
-    return f"{mean} ± {100 * stat['sd']:.1f}" if with_sd and stat["n_seeds"] > 1 else mean
+    text = f"{mean} ± {100 * stat['sd']:.1f}" if with_sd and stat["n_seeds"] > 1 else mean
+    return f"{text} ({100 * (stat['mean'] - base['mean']):+.1f})" if base else text
 
 
 def format_study(study: Mapping[str, Any], level: int = 1) -> str:
@@ -56,21 +66,27 @@ def format_study(study: Mapping[str, Any], level: int = 1) -> str:
     limit = f" (--limit {study['limit']} per task)" if study.get("limit") else ""
     profiled = ", ".join(f"{split} {n}" for split, n in sorted(study["profile_splits"].items()))
     h = "#" * level
-    lines = [f"{h} Fine-tuning study: {study['benchmark']}, budget {study['budget']} rows, seeds {seeds}", "",
-             (f"Selection profiled on {profiled} rows; scored on `{study['tasks']}`{limit}."
-             " Mean ± sd over seeds (percent); the base model is evaluated once."), "",
-             "| capability | " + " | ".join(LABELS[s] for s in SETTINGS) + " |",
-             "|---|" + "---:|" * len(SETTINGS)]
+    settings = settings_of(study)
+    budget = f"budget {study['budget']} rows" if study.get("budget") else "all rows of each setting's skills"
+    profile = f"Selection profiled on {profiled} rows; s" if profiled else "S"
+    lines = [f"{h} Fine-tuning study: {study['benchmark']}, {budget}, seeds {seeds}", "",
+             (f"{profile}cored on `{study['tasks']}`{limit}."
+              " Mean ± sd over seeds (percent); the base model is evaluated once."), "",
+             "| capability | " + " | ".join(label for _, label in settings) + " |",
+             "|---|" + "---:|" * len(settings)]
     for name, by in tables["capability"].items():
-        lines.append(f"| {name} | " + " | ".join(_fmt(by.get(s)) for s in SETTINGS) + " |")
+        lines.append(f"| {name} | " + " | ".join(_fmt(by.get(key)) for key, _ in settings) + " |")
     title = tables.get("crossed_title") or tables["crossed_dimension"]
-    for setting in SETTINGS:
-        cells = tables["crossed"].get(setting) or {}
+    base = tables["crossed"].get(settings[0][0]) or {}
+    for i, (key, label) in enumerate(settings):
+        cells = tables["crossed"].get(key) or {}
         if not cells:
             continue
         rows = sorted({v.split("/", 1)[0] for v in cells})
         cols = sorted({v.split("/", 1)[1] for v in cells})
-        lines += ["", f"{h}# {LABELS[setting]}: {title}", "",
+        change = f" (change over {settings[0][1]} in brackets)" if i and base else ""
+        lines += ["", f"{h}# {label}: {title}{change}", "",
                   "| | " + " | ".join(cols) + " |", "|---|" + "---:|" * len(cols)]
-        lines += [f"| {r} | " + " | ".join(_fmt(cells.get(f"{r}/{c}")) for c in cols) + " |" for r in rows]
+        lines += [f"| {r} | " + " | ".join(_fmt(cells.get(f"{r}/{c}"), base=base.get(f"{r}/{c}") if i else None)
+                                          for c in cols) + " |" for r in rows]
     return "\n".join(lines) + "\n"

@@ -109,6 +109,10 @@ class RegionSet(abc.ABC):
         """The user text of one row, equal to its lm-eval task prompt without the image placeholder."""
         ...
 
+    def study_rows(self, section: dict[str, Any]) -> dict[str, float]:
+        """Rows the fine-tuning study adds to its capability table from one profile section (default: none)."""
+        return {}
+
     def extra(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """Benchmark-specific profile entries over every scored record (default: none)."""
         return {}

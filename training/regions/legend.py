@@ -69,6 +69,12 @@ class LegendRegions(RegionSet):
 
         return prompt().replace("{QUESTION}", str(row["question"]))
 
+    def study_rows(self, section: dict[str, Any]) -> dict[str, float]:
+        """Table 5's headline columns from the §5.1 profile: QA and Chain Accuracy, CR, abstention F1."""
+        lb = section.get("legendbench") or {}
+        names = {"qa_acc": "QA Acc", "chain_acc": "Chain Acc", "cr": "CR", "af1": "AF1"}
+        return {label: float(lb[key]) for key, label in names.items() if isinstance(lb.get(key), (int, float))}
+
     def extra(self, records: list[dict[str, Any]]) -> dict[str, Any]:
         """The paper's §5.1 profile (QA and chain accuracy, CR, abstention F1...) over the same records."""
         from chartprobe.eval_tasks.metrics.legend import profile
