@@ -154,3 +154,28 @@ def test_the_reader_decodes_each_image_once_and_only_for_wanted_rows(monkeypatch
     assert reader({"want": True}, "image", cell) == "px" and reader({"want": True}, "image", dict(cell)) == "px"
     assert reader({"want": False}, "image", cell) is None
     assert len(calls) == 1
+
+
+def test_whole_picture_perception_is_left_to_the_skill_and_particular_marks_stay_judged():
+    """On the full probes release image_stats read 96% on P-HEIGHT-2X ("is the biggest bar more than
+    twice the smallest?") from ink statistics: measuring the picture is the skill that probe asks for.
+    Whole-picture templates are exempt from the image and file statistics agents; the rest are not."""
+    from chartprobe.dataset_builders.probes.templates import TEMPLATES
+    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.validity.agents import AGENTS
+    from chartprobe.eval_tasks.validity.agents.image_stats import eligible
+
+    TEMPLATES.load()
+    whole = sorted(n for n, cls in TEMPLATES.items() if getattr(cls, "whole_picture", False))
+    assert whole == ["P-COLOR-DISTINCT", "P-COUNT-BARS", "P-HEIGHT-2X", "P-TREND-PATTERN"]
+    assert all(TEMPLATES.get(n).skill == "perception" for n in whole)
+    suite = suite_for_release("probes")
+    row = {"template_id": "P-HEIGHT-2X", "answer": "yes", "answer_type": "bool", "skill": "perception"}
+    other = {**row, "template_id": "P-HEIGHT-COMPARE"}
+    assert suite.pixels_are_evidence(row) and not suite.pixels_are_evidence(other)
+    assert not eligible(suite, row) and eligible(suite, other)
+    meta = {"image": {"width": 640, "height": 480, "bytes": 9000, "format": "png"}}
+    docs = [{**r, "id": f"{r['template_id']}-{i}", "chart_id": f"c{i}", "split": "test", "image_meta": meta}
+            for i in range(8) for r in (row, other)]
+    preds = AGENTS.get("metadata")().predict(suite, docs)
+    assert all(p is None for d, p in zip(docs, preds) if d["template_id"] == "P-HEIGHT-2X")

@@ -146,6 +146,11 @@ class Suite(abc.ABC):
         the metadata agent then has nothing to find that the skill itself would not see."""
         return False
 
+    def pixels_are_evidence(self, row: Row) -> bool:
+        """True when cheap statistics of the pixels measure what the question asks (the image's shape,
+        the whole picture's geometry): the image_stats agent finding the answer there is the skill."""
+        return self.size_is_evidence(row)
+
     def claims_visual(self, row: Row) -> bool:
         """True when the row's question claims to need reading the marks, not printed text."""
         return False

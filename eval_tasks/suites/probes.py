@@ -39,6 +39,15 @@ def _scene_vocab() -> dict[str, tuple[str, ...]]:
     return {"shape": tuple(SHAPES), "color": tuple(COLORS), "size": tuple(SIZES), "fill": tuple(FILLS)}
 
 
+def _template_flag(row: Row, flag: str) -> bool:
+    """A class flag of the row's template (False for a template this build does not know)."""
+    from chartprobe.dataset_builders.probes.templates import TEMPLATES
+
+    TEMPLATES.load()
+    name = row.get("template_id")
+    return bool(name in TEMPLATES and getattr(TEMPLATES.get(name), flag, False))
+
+
 def _program(row: Row) -> dict[str, Any]:
     try:
         return json.loads(row.get("program") or "{}")
@@ -123,11 +132,11 @@ class ProbesSuite(Suite):
 
     def value_free(self, row: Row) -> bool:
         """The row's template says its answer ignores the values (``Template.value_free``)."""
-        from chartprobe.dataset_builders.probes.templates import TEMPLATES
+        return _template_flag(row, "value_free")
 
-        TEMPLATES.load()
-        name = row.get("template_id")
-        return bool(name in TEMPLATES and getattr(TEMPLATES.get(name), "value_free", False))
+    def pixels_are_evidence(self, row: Row) -> bool:
+        """The row's template asks about the whole picture's geometry (``Template.whole_picture``)."""
+        return _template_flag(row, "whole_picture")
 
     def group_key(self, row: Row) -> str:
         """Template, split by the scene attribute asked about when there is one: "which fill is

@@ -69,6 +69,12 @@ class Template(abc.ABC):
     value_free: ClassVar[bool] = False
     """Perception templates whose answer is no function of the values a chart prints (colour, how many
     marks): also asked where value labels are drawn, since reading the labels does not give it away."""
+    whole_picture: ClassVar[bool] = False
+    """Perception templates whose answer is a property of the whole picture (how many marks or colours,
+    the biggest mark against the smallest, the trend of the marks): cheap statistics of the image
+    (ink, edges, even its byte size) that find it are measuring what the probe asks a model to
+    perceive, so the ``image_stats`` and ``metadata`` validity agents do not judge them. Questions
+    about particular marks (is the 3rd taller than the 5th? where is the tallest?) stay judged."""
     needs_trend: ClassVar[bool] = False
     """Asked only on trend charts (see ``probes/orders.py``), where sorted orders are allowed."""
     hint: ClassVar[str] = "axis_hint"

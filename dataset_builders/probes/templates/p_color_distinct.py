@@ -15,6 +15,7 @@ from ._base import Template
 @template("P-COLOR-DISTINCT")
 class ColorDistinct(Template):
     skill = "perception"
+    whole_picture = True  # how many colours the whole picture uses
     value_free = True  # printed values never say how many colours the bars use
     answer_type = "count"
     op = "count_distinct_colors"

@@ -15,6 +15,7 @@ from ._base import Template
 @template("P-COUNT-BARS")
 class CountBars(Template):
     skill = "perception"
+    whole_picture = True  # how many marks the whole picture has
     value_free = True  # counting the marks (or their labels) is the same visual count
     answer_type = "count"
     op = "count_marks"

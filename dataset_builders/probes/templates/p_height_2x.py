@@ -22,6 +22,7 @@ from ._base import Template
 @template("P-HEIGHT-2X")
 class HeightTwice(Template):
     skill = "perception"
+    whole_picture = True  # max/min of the marks' sizes: what an ink profile measures
     answer_type = "bool"
     op = "max_exceeds_factor_of_min"
     description = "Whether the biggest mark is more than twice the size of the smallest."

@@ -18,6 +18,7 @@ from ._base import Template
 @template("P-TREND-PATTERN")
 class TrendPattern(Template):
     skill = "perception"
+    whole_picture = True  # the slope of the marks in reading order, over the whole chart
     answer_type = "label"
     answer_vocabulary = "trend"
     op = "trend"

@@ -12,8 +12,9 @@ It answers closed questions only (yes/no, A/B, Accept/Reject, a declared vocabul
 :data:`MAX_OPTIONS` answers): an open number or label is not guessed from a histogram. Each
 answer is the most probable of the answers its template takes in the config; :meth:`scores`
 exposes those probabilities for the AUC check (``eval_tasks/suites/_image_stats.py``). Rows whose
-question judges the image's shape itself (``Suite.size_is_evidence``: a CPA aspect-ratio pair)
-are neither fitted nor answered.
+answer the statistics measure as the skill itself would (``Suite.pixels_are_evidence``: a CPA
+aspect-ratio pair, whose flaw is the figure's shape; a perception probe on the whole picture's
+geometry, such as whether the biggest bar doubles the smallest) are neither fitted nor answered.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def pixels_of(suite: Any, doc: Row) -> list[Any] | None:
 def eligible(suite: Any, row: Row) -> bool:
     """A closed question whose answer the images' statistics could betray (not their shape itself)."""
     options = suite.closed_answers(row)
-    return bool(options) and len(options) <= MAX_OPTIONS and not suite.size_is_evidence(row)
+    return bool(options) and len(options) <= MAX_OPTIONS and not suite.pixels_are_evidence(row)
 
 
 def _matrix(suite: Any, docs: Sequence[Row]) -> tuple[Any, list[str]]:

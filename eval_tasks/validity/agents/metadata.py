@@ -8,7 +8,8 @@ each side answering its majority gold) out of sample: on the config's other spli
 cross-fitted on two halves of the units. Where harmless and harmful edits leave different
 traces in the file (a re-render always changes size, a flaw never does) it wins; a release
 whose labels are independent of the files scores chance. Rows whose question judges the
-image's shape itself (``Suite.size_is_evidence``: a CPA aspect-ratio pair) are not answered.
+image's shape itself or the whole picture (``Suite.pixels_are_evidence``: a CPA aspect-ratio pair,
+how many marks or colours a chart has) are not answered.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class Metadata(Agent):
             return {g: fit_stump(s) for g, s in samples.items()}
 
         def guess(model: dict[str, Stump | None], r: Row) -> str | None:
-            if suite.size_is_evidence(r):
+            if suite.pixels_are_evidence(r):
                 return None
             x = features(suite, r)
             stump = model.get(suite.group_key(r))
