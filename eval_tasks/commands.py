@@ -173,6 +173,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
         raise UsageError(f"{together} checks the releases together: it takes no --write-card, --predictions-out "
                          "or second mode (--across-seeds, --pool-seeds)")
+    from chartprobe.dataset_builders.core.cli_numbers import check_num_proc
+
+    check_num_proc(args.num_proc)
     # Every card and agent name is checked before the first agent runs or writes anything.
     agents = check_agents(args.agents, [release_dataset(r) for r in args.release])
     # New output folders go as a whole on failure: half an agent's samples would score as a run.
@@ -196,7 +199,7 @@ def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
         reports.append(rep)
         print(f"## {rep.release}\n\n{render_markdown(rep)}")
     for release in () if args.across_seeds or args.pool_seeds else args.release:
-        rep = validate_release(release, samples_out=args.samples_out, agents=agents)
+        rep = validate_release(release, samples_out=args.samples_out, agents=agents, num_proc=args.num_proc)
         reports.append(rep)
         text = render_markdown(rep)
         print(f"## {rep.release}\n\n{text}")
@@ -311,6 +314,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
     add_deprecated_alias(v, "--samples-out", "--predictions-out", "samples_out", metavar="DIR")
     v.add_argument("--agents", help="comma-separated agent names (default: every applicable agent)")
+    v.add_argument("--num-proc", type=int, default=1, metavar="N",
+                   help="processes for the oracle's re-derived answers (box answers redraw the chart: most of a "
+                        "full probes release's time); the table is the same for any N (default: 1)")
     v.add_argument("--write-card", action="store_true", help="put the table in each release's README.md")
     v.add_argument("--across-seeds", action="store_true",
                    help="the releases are one preset built with different --seed: check that their template, "

@@ -268,3 +268,29 @@ def test_counts_without_a_declared_set_are_not_checked_but_ranks_are_per_chart()
              for r in _count_rows(["1"] * 55 + ["2"] * 45)]
     (check,) = majority_share_checks(suite, RunSet("legend", {("snapshot", "test"): ranks}))
     assert check.status == "pass" and "<= 0.75" in check.threshold  # 2-item charts: uniform 1/2
+
+
+def test_the_oracle_in_two_processes_gives_the_same_answers_in_order(probes_release, monkeypatch):
+    """``--num-proc 2``: box answers are redrawn in worker processes; every answer and its order match
+    one process (the small release's splits are under the parallel threshold, so it is lowered)."""
+    from chartprobe.eval_tasks.validity.agents import oracle
+    from chartprobe.eval_tasks.validity.validate import load_for_agents, release_dataset, run_agents
+
+    release = probes_release
+    rows = load_for_agents(release, release_dataset(release), ["oracle"])
+    rows = {k: v for k, v in rows.items() if k in {("bar", "test"), ("shapes", "test")}}
+    assert any(r["answer_type"] == "bbox" for r in rows[("bar", "test")])  # redrawn charts are in it
+    one = run_agents("probes", rows, ["oracle"], num_proc=1)
+    monkeypatch.setattr(oracle, "PARALLEL_MIN_ROWS", 10)
+    two = run_agents("probes", rows, ["oracle"], num_proc=2)
+    for key in rows:
+        a, b = one.get("oracle", *key), two.get("oracle", *key)
+        assert a.predictions == b.predictions and [r["id"] for r in a.rows] == [r["id"] for r in b.rows]
+        assert all(rec["correct"] for rec in b.records)
+
+
+def test_validate_refuses_a_bad_num_proc(probes_release, capsys):
+    from chartprobe.cli import main
+
+    assert main(["validate", str(probes_release), "--num-proc", "0"]) == 2
+    assert "--num-proc must be >= 1, got 0" in capsys.readouterr().err

@@ -146,6 +146,12 @@ class Suite(abc.ABC):
         the metadata agent then has nothing to find that the skill itself would not see."""
         return False
 
+    def score_key(self, row: Row) -> Any:
+        """The row fields that decide ``accuracy(score(row, p))`` for any prediction ``p``, hashable; rows
+        with equal keys score every prediction alike, so chance levels score each candidate once per
+        key. None (the default): no such key is known, every row is scored itself."""
+        return None
+
     def pixels_are_evidence(self, row: Row) -> bool:
         """True when cheap statistics of the pixels measure what the question asks (the image's shape,
         the whole picture's geometry): the image_stats agent finding the answer there is the skill."""

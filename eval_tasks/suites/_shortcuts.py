@@ -33,13 +33,24 @@ MAX_SPACE = 64
 Row = Mapping[str, Any]
 
 
-def _uniform(suite: Any, row: Row, pool: Sequence[str]) -> float:
+def _uniform(suite: Any, row: Row, pool: Sequence[str], memo: dict | None = None) -> float:
+    """Mean score of every candidate in the row's answer space; ``memo`` keeps each (score key,
+    candidate) score, so rows that score alike (``Suite.score_key``) score a candidate once."""
     space = list(suite.answer_space(row, pool))
     if not space:
         return 0.0
     if len(space) > MAX_SPACE:
         return 1.0 / len(space)
-    return fmean(suite.accuracy(suite.score(row, c)) for c in space)
+    key = suite.score_key(row) if memo is not None else None
+    if key is None:
+        return sum(suite.accuracy(suite.score(row, c)) for c in space) / len(space)
+    total = 0.0
+    for c in space:
+        hit = memo.get((key, c))
+        if hit is None:
+            hit = memo[(key, c)] = suite.accuracy(suite.score(row, c))
+        total += hit
+    return total / len(space)
 
 
 def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[dict[int, float], dict[int, float]]:
@@ -49,11 +60,12 @@ def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[di
     pools: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for r in rows:
         pools[suite.group_key(r)][str(r["answer"])].add(suite.unit_key(r))
-    maj, uni = {}, {}
+    maj, uni, memo = {}, {}, {}
     for r, score in zip(rows, majority):
         maj[id(r)] = score
         group, unit = pools[suite.group_key(r)], suite.unit_key(r)
-        uni[id(r)] = _uniform(suite, r, sorted(a for a, units in group.items() if units - {unit}) or sorted(group))
+        uni[id(r)] = _uniform(suite, r, sorted(a for a, units in group.items() if units - {unit}) or sorted(group),
+                              memo)
     return maj, uni
 
 

@@ -69,6 +69,11 @@ class ProbesSuite(Suite):
     def accuracy(self, record: Mapping[str, Any]) -> float:
         return float(record["accuracy"])
 
+    def score_key(self, row: Row) -> Any:
+        """What ``score_record``'s accuracy reads: the gold, its type, vocabulary and tolerance."""
+        return (str(row.get("answer", "")), row.get("answer_type"), row.get("answer_aliases") or None,
+                row.get("tolerance") or None)
+
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         # pm.probe_summary plus per-domain skill macros and means, read from cells in one pass
         # (tests/test_probes_macro.py holds it to the record-wise functions).

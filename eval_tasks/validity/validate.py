@@ -114,13 +114,17 @@ def load_for_agents(release: str | Path, dataset: str, agents: Sequence[str] | N
     return load_release_rows(release, pixels=pixel_hook(dataset, agents), **kwargs)
 
 
-def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None) -> RunSet:
-    """Every applicable agent on every config/split of ``rows``, scored by the suite."""
+def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None,
+               num_proc: int = 1) -> RunSet:
+    """Every applicable agent on every config/split of ``rows``, scored by the suite (``num_proc``:
+    processes an agent may use, :attr:`~.agents._base.Agent.num_proc`)."""
     suite = suite_for_release(dataset)
     runs = RunSet(dataset, {(c, s): suite.documents(c, rs) for (c, s), rs in rows.items()})
     from tqdm.auto import tqdm
 
     chosen = chosen_agents(suite, agents)
+    for _, agent in chosen:
+        agent.num_proc = num_proc
     # stderr bar, one step per agent x config/split; tqdm hides it when stderr is not a terminal
     bar = tqdm(total=len(chosen) * len(runs.rows), unit="run", desc=f"validate {dataset}", disable=None, leave=False)
     for name, agent in chosen:
@@ -200,19 +204,20 @@ def check_agents(text: str | None, datasets: Sequence[str]) -> list[str] | None:
 
 
 def validate_release(release: str | Path, *, samples_out: str | Path | None = None,
-                     agents: Sequence[str] | None = None) -> ValidityReport:
+                     agents: Sequence[str] | None = None, num_proc: int = 1) -> ValidityReport:
     """Run the agents on ``release`` (a release folder) and return its validity report."""
     release = Path(release)
     dataset = release_dataset(release)
     return report_for_rows(release.name, dataset, load_for_agents(release, dataset, agents),
-                           samples_out=samples_out, agents=agents)
+                           samples_out=samples_out, agents=agents, num_proc=num_proc)
 
 
 def report_for_rows(name: str, dataset: str, rows: dict[tuple[str, str], list[dict]], *,
-                    samples_out: str | Path | None = None, agents: Sequence[str] | None = None) -> ValidityReport:
+                    samples_out: str | Path | None = None, agents: Sequence[str] | None = None,
+                    num_proc: int = 1) -> ValidityReport:
     """The validity report of ``rows`` (config/split -> rows, as :func:`load_for_agents` reads them)."""
     suite = suite_for_release(dataset)
-    runs = run_agents(dataset, rows, agents)
+    runs = run_agents(dataset, rows, agents, num_proc)
     if samples_out is not None:
         write_agent_samples(runs, Path(samples_out))
     not_run = [] if agents is None else [n for n, cls in AGENTS.items()

@@ -25,6 +25,9 @@ class Agent:
     """True for an agent fitted on the release's own rows (out of fold): its accuracy moves with how
     many units a release holds, so ``--across-seeds`` leaves it out of seed agreement by default
     (judge it on seeds pooled, ``--pool-seeds``)."""
+    num_proc: int = 1
+    """Processes the agent may use for its per-row work (``chartprobe validate --num-proc``; the
+    oracle's re-renders); the predictions never depend on it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # An agent that overrides neither hook would answer nothing, silently: refuse it.
