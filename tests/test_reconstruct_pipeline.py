@@ -122,6 +122,9 @@ def test_the_release_has_the_source_images_as_originals_and_ten_variants(built):
             assert row["image"]["bytes"] == source[chart]
             assert row["question"] == meta[chart]["question"]
     assert seen == accepted
+    from chartprobe.eval_tasks.rescoring.predictions import read_release_card
+
+    assert read_release_card(release)["license"] == "cc0-1.0"  # the source's terms, not our families' CC BY-SA
     variants = [r for r in ds if r["role"] == "variant"]
     changed = sum(r["answer"] != r["original_answer"] for r in variants)
     assert changed >= len(variants) // 3, "counterfactuals must change answers"

@@ -165,6 +165,13 @@ class FamiliesDataset(DatasetBuilder):
         imported_rows = any(c.params.get("released") for c in preset.configs.values())
         return ("chartographer", "released-data") if imported_rows else ("synthetic",)
 
+    def card_license(self, preset: Preset) -> str:
+        """Imported families carry their source's licence (:func:`~.card_released.source_license`); ours
+        are CC BY-SA 4.0, as the paper releases its families."""
+        from .card_released import source_license
+
+        return source_license(preset) or self.license
+
     def card_inputs(self, preset: Preset) -> str:
         """The released Chartographer data a ``--released`` release imports: source, licence, mapping."""
         return released_inputs(preset)

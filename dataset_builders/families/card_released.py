@@ -8,6 +8,7 @@ neither (both return ''), so its card is as before.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -110,6 +111,28 @@ def _empties() -> list[str]:
         ("- `answer_type_reason`: why the family got its `answer_type`, the first typing rule that read every "
          "member's answer and the earlier ones that did not (synthetic rows: the source template's type)"),
     ]
+
+
+_HUB_ID = re.compile(r"[a-z0-9][a-z0-9.+-]*")
+
+
+def source_license(preset: Any) -> str | None:
+    """The Hub ``license`` of an imported release (None for synthetic families).
+
+    A ``chartprobe reconstruct`` export carries its source's terms: the one licence every accepted row
+    states (per row in ``data_source``), ``other`` when they differ or are not a Hub identifier,
+    else the source's declared licence. The paper's released families: the licence their card
+    declares, else theirs as A.1 states it (CC BY-SA 4.0)."""
+    named = _recipe_released(preset)
+    if named is None:
+        return None
+    found = load_released(*named)
+    if found.manifest is None:
+        return (found.license or RELEASED["license"]).lower()
+    rows = {m.license.strip().lower() for members in found.families.values() for m in members if m.license}
+    terms = rows or {str(found.manifest.benchmark.get("license") or "unknown").strip().lower()}
+    (one,) = terms if len(terms) == 1 else ("other",)
+    return one if _HUB_ID.fullmatch(one) else "other"
 
 
 def released_inputs(preset: Any) -> str:

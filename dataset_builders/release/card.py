@@ -110,7 +110,7 @@ def write_card(folder: Path, builder, preset, built: dict[str, dict[str, Any]],
     rows = sum(len(ds) for splits in built.values() for ds in splits.values())
     tags = ["chartprobe", "charts", "diagnostic", builder.name, *builder.source_tags(preset)]
     data = card_data(builder, configs, [_dataset_info(c, s, files[c]) for c, s in built.items()], rows,
-                     tags, provenance)
+                     tags, provenance, license=builder.card_license(preset))
     body = _body(builder, preset, built, digest, command, generator_version)
     texts = {c: {s: as_text(ds) for s, ds in splits.items()} for c, splits in built.items()}  # names, not label ids
     extra = "\n\n".join(filter(None, (builder.card_inputs(preset).strip(), builder.card_extra(texts).strip())))

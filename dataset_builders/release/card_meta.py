@@ -38,12 +38,13 @@ def size_category(rows: int) -> str:
 
 
 def card_data(builder: Any, configs: list[dict[str, Any]], dataset_info: list[dict[str, Any]],
-              rows: int, tags: Sequence[str], provenance: Mapping[str, Any]) -> Any:
-    """The card header: the Hub's fields, the ``datasets`` configs and infos, our ``chartprobe`` block."""
+              rows: int, tags: Sequence[str], provenance: Mapping[str, Any], license: str | None = None) -> Any:
+    """The card header: the Hub's fields, the ``datasets`` configs and infos, our ``chartprobe`` block
+    (``license``: the rows' licence, default the builder's own)."""
     from huggingface_hub import DatasetCardData
 
     return DatasetCardData(
-        language=list(LANGUAGE), license=builder.license, pretty_name=builder.title or builder.repo_name,
+        language=list(LANGUAGE), license=license or builder.license, pretty_name=builder.title or builder.repo_name,
         size_categories=[size_category(rows)], task_categories=list(builder.task_categories),
         tags=list(dict.fromkeys(tags)), configs=configs, dataset_info=dataset_info, chartprobe=dict(provenance))
 

@@ -119,6 +119,10 @@ class DatasetBuilder(abc.ABC):
         """Card tags saying where the rows come from; default ``synthetic`` (we generated them)."""
         return ("synthetic",)
 
+    def card_license(self, preset: Preset) -> str:
+        """The card's ``license`` for the rows ``preset`` builds; default :attr:`license` (ours)."""
+        return self.license
+
     def card_files(self, built: dict[str, dict[str, Any]]) -> dict[str, bytes]:
         """Extra files for the release folder (e.g. figures the card links to), by relative path."""
         return {}
