@@ -39,3 +39,15 @@ def read_results(out: Path) -> dict:
     """The ``results`` block of the one results JSON lm-eval wrote under ``out``."""
     (path,) = glob.glob(str(out / "**" / "results_*.json"), recursive=True)
     return json.loads(Path(path).read_text())["results"]
+
+
+def run_chartprobe_eval(argv: list[str], releases: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    """``chartprobe eval <argv>`` (``run_eval``, so chartprobe's model classes are registered) in a
+    subprocess over local releases, offline; asserts it exits 0."""
+    code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
+    env = {**os.environ, **OFFLINE, data.ENV_VAR: str(releases), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
+           "TOKENIZERS_PARALLELISM": "false"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
+                         check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    return run

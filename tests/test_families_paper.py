@@ -14,9 +14,6 @@ import glob
 import hashlib
 import json
 import logging
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +22,7 @@ from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chat_standin import recording_server
-from lm_eval_run import OFFLINE
+from lm_eval_run import run_chartprobe_eval
 
 # sha256 of the released string value CHARTMUSEUM_PROMPTS["QA"] (no final newline), computed when it
 # was copied; the released repository has no manifest
@@ -150,12 +147,7 @@ def test_api_model_receives_the_released_layout_and_decoding(release_root, tmp_p
                 (f"model=standin,base_url={server.base_url}/chat/completions,max_images=1,interleave=True,"
                  "token_param=none,temperature_param=none,tokenizer_backend=None,num_concurrent=1,max_retries=1"),
                 "--tasks", "chartprobe_families_paper", "--limit", "6", "--output_path", str(out), "--log_samples"]
-        code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
-        env = {**os.environ, **OFFLINE, data.ENV_VAR: str(release_root),
-               "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
-        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                             check=False)
-        assert run.returncode == 0, run.stderr[-4000:]
+        run_chartprobe_eval(argv, release_root, tmp_path)
         requests = list(server.requests)
     assert len(requests) == 6
     released = pp.released_prompt("chartographer_qa")

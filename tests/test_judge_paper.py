@@ -13,18 +13,14 @@ import base64
 import glob
 import hashlib
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
-from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.scoring import paper_prompts as pp
 from chat_standin import recording_server
-from lm_eval_run import OFFLINE
+from lm_eval_run import run_chartprobe_eval
 
 # prompt_assets/paper_v1/manifest.json of the released code: name -> sha256 of the prompt text
 RELEASED_MANIFEST = {
@@ -168,12 +164,7 @@ def test_api_model_receives_the_released_layout_and_decoding(release_root, tmp_p
                  "tokenizer_backend=None,num_concurrent=1,max_retries=1"),
                 "--tasks", "chartprobe_judge_cpa_paper,chartprobe_judge_crj_repro_paper", "--limit", "4",
                 "--output_path", str(out)]
-        code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
-        env = {**os.environ, **OFFLINE, data.ENV_VAR: str(release_root),
-               "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
-        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                             check=False)
-        assert run.returncode == 0, run.stderr[-4000:]
+        run_chartprobe_eval(argv, release_root, tmp_path)
         requests = list(server.requests)
     assert len(requests) == 8
     cpa_prompt = pp.released_prompt("chartjudgebench_cpa_system_instruction")
