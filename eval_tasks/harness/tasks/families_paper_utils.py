@@ -9,11 +9,12 @@ released evaluation protocol (``compling-wat/Chartographer`` at 1f02025c,
   trailing spaces kept, frozen with its sha256 in :mod:`chartprobe.eval_tasks.scoring.paper_prompts`),
   ``[QUESTION]`` replaced by the question, in one user turn with the image *after* the text (the
   released clients append it to the last user message): pass ``interleave=True`` in
-  ``--model_args`` (``hf-multimodal``; ``chartprobe-chat-completions`` interleaves by default);
+  ``--model_args`` (``hf-multimodal`` and ``chartprobe-chat-completions`` alike: the loader reads it
+  there, and without it lm-eval puts the image first and the log says so);
 - the released extraction (:func:`~chartprobe.eval_tasks.metrics.families.paper_extract`): the first
   ``<answer>`` block, the whole response when there is none;
-- judged by the released ``COMPARE_ANSWER`` prompt when ``CHARTPROBE_JUDGE_*`` is set (``chartprobe
-  eval --judge ...``), as the paper scored; without a judge the typed scorer reads the released
+- judged by the released ``COMPARE_ANSWER`` prompt when ``CHARTPROBE_JUDGE_BASE_URL`` / ``_MODEL``
+  (/ ``_API_KEY``) are set, as the paper scored; without a judge the typed scorer reads the released
   extraction, and every record says ``judge: typed``;
 - decoding in the YAML: 1,024 new tokens (the released ``--max_new_tokens`` default).
 """
