@@ -34,7 +34,7 @@ TAGS = ["chartprobe_complex", "chartprobe_complex_ood", "chartprobe_val", "chart
 FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
                   ("bars", "lines", "shares", "distributions", "timelines", "resolution"))]
 JUDGE_LEAVES = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]
-PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES]  # the released protocol, tag chartprobe_paper
+PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES] + ["chartprobe_families_paper"]  # released protocols, tag chartprobe_paper
 VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
