@@ -188,8 +188,9 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
             parse_skill_sets(loop.skill_sets)
             from .data import resolve_source
 
-            if not resolve_source(cfg.data).regions.stratum_column:
-                raise ConfigError(f"--skill-sets: {resolve_source(cfg.data).benchmark} rows have no skills to "
+            source = resolve_source(cfg.data)
+            if not source.regions.stratum_column:
+                raise ConfigError(f"--skill-sets: {source.benchmark} rows have no skills to "
                                   "train apart (ChartProbe's probes do: --data probes)")
             if cfg.budget:
                 raise ConfigError("--skill-sets trains on all rows of each skill set: hold the count fixed "

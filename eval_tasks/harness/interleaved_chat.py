@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from chartprobe.dataset_builders.families.reconstruct.client import token_param_for
+from chartprobe.eval_tasks.rescoring.data import truthy
 from lm_eval.api.registry import register_model
 from lm_eval.models.openai_completions import LocalChatCompletion
 
@@ -54,16 +55,13 @@ def decoding_fields(payload: dict[str, Any], model: str, token_param: str, tempe
     ``stop`` list (no stop string: the same request; reasoning models refuse ``stop``) are dropped."""
     out = {k: v for k, v in payload.items() if v is not None and not (k == "stop" and v == [])}
     limit = out.pop("max_tokens", None)
-    name = token_param_for(model) if token_param == "auto" else token_param
+    completion_family = token_param_for(model) != "max_tokens"  # o-series / gpt-5: refuse both fields
+    name = ("max_completion_tokens" if completion_family else "max_tokens") if token_param == "auto" else token_param
     if limit is not None and name != "none":
         out[name] = limit
-    if temperature_param == "none" or (temperature_param == "auto" and token_param_for(model) != "max_tokens"):
+    if temperature_param == "none" or (temperature_param == "auto" and completion_family):
         out.pop("temperature", None)
     return out
-
-
-def _truthy(value: Any) -> bool:
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
 
 
 def interleave_content(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -102,7 +100,7 @@ class InterleavedChatCompletion(LocalChatCompletion):
         self.token_param = _choice("token_param", token_param, TOKEN_PARAMS)  # refused before any setup
         self.temperature_param = _choice("temperature_param", temperature_param, TEMPERATURE_PARAMS)
         super().__init__(*args, **kwargs)
-        self.interleave = _truthy(interleave)
+        self.interleave = truthy(interleave)
 
     def _create_payload(self, messages: list[dict], *args: Any, **kwargs: Any) -> dict:
         arrange = interleave_content if self.interleave else _strip_placeholders

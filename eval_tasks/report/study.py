@@ -68,10 +68,10 @@ def format_study(study: Mapping[str, Any], level: int = 1) -> str:
     h = "#" * level
     settings = settings_of(study)
     budget = f"budget {study['budget']} rows" if study.get("budget") else "all rows of each setting's skills"
-    profile = f"Selection profiled on {profiled} rows; s" if profiled else "S"
+    scored = f"scored on `{study['tasks']}`{limit}"
+    where = f"Selection profiled on {profiled} rows; {scored}" if profiled else scored[0].upper() + scored[1:]
     lines = [f"{h} Fine-tuning study: {study['benchmark']}, {budget}, seeds {seeds}", "",
-             (f"{profile}cored on `{study['tasks']}`{limit}."
-              " Mean ± sd over seeds (percent); the base model is evaluated once."), "",
+             f"{where}. Mean ± sd over seeds (percent); the base model is evaluated once.", "",
              "| capability | " + " | ".join(label for _, label in settings) + " |",
              "|---|" + "---:|" * len(settings)]
     for name, by in tables["capability"].items():

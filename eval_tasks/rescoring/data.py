@@ -85,9 +85,14 @@ def image_token_for(metadata: dict[str, Any]) -> str:
     return "" if metadata.get("base_url") else IMAGE_TOKEN
 
 
+def truthy(value: Any) -> bool:
+    """A ``--model_args`` / ``--metadata`` flag read as lm-eval writes it (``True``, ``1``, ``yes``, ``on``)."""
+    return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
 def interleaves(metadata: dict[str, Any]) -> bool:
     """Whether ``--model_args`` asked the model to put images at their placeholders (``interleave=True``)."""
-    return str(metadata.get("interleave", "")).strip().lower() in ("1", "true", "yes", "on")
+    return truthy(metadata.get("interleave", ""))
 
 
 def released_image_token(metadata: dict[str, Any], task: str, where: str) -> str:
