@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.atomic import atomic_write  # re-exported: the one atomic write, shared by every command
+from .core.specs import ENGINES
 from .merge_cli import shard_arg
 
 __all__ = ["LISTABLE", "RELEASED_IMPORTERS", "add_parsers", "atomic_write", "known_errors", "listable"]
@@ -202,7 +203,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         spec = load_spec(text)
     except RecursionError:  # json's decoder recurses per nesting level
         raise SpecError("spec", f"{args.spec} is nested too deeply to be a spec") from None
-    out = render_spec(spec)  # any spec kind: dispatched on its version tag
+    out = render_spec(spec, engine=args.engine)  # any spec kind: dispatched on its version tag
     files: dict[Path, bytes] = {Path(args.out): out.png}
     if args.boxes:
         boxes = {k: list(v) for k, v in out.boxes.items()}
@@ -279,6 +280,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                                 "`spec` column (judge rows: `spec_better`, `spec_candidate`...)")
     r.add_argument("--out", required=True, help="PNG file to write")
     r.add_argument("--boxes", help="also write element bounding boxes as JSON here")
+    r.add_argument("--engine", choices=ENGINES, default=None,
+                   help="drawing engine (default: the spec kind's own, as in releases: matplotlib for "
+                        "charts, pillow for shape scenes); vega draws the same spec with Vega "
+                        "(needs the vega extra)")
     r.set_defaults(func=cmd_render)
 
     u = sub.add_parser("push", help="upload a release to the Hub and tag it")

@@ -12,6 +12,7 @@ import re
 __all__ = [
     "COLORBAR_DIRECTIONS",
     "HATCHES",
+    "HOUSE_STYLES",
     "LEGEND_FORMS",
     "LEGEND_POSITIONS",
     "LINE_STYLES",
@@ -42,6 +43,11 @@ MARKERS = ("", "o", "s", "^", "v", "D", "x", "+", "*", "P", "X", "<", ">", "p", 
 HATCHES = ("", "/", "\\", "|", "-", "+", "x", "o", "O", ".", "*", "//", "\\\\", "xx", "..")
 SCALES = ("linear", "log")
 THEMES = ("default", "classic", "dark", "minimal", "scraped")
+HOUSE_STYLES = ("carbong10", "carbong100", "carbong90", "carbonwhite", "excel", "fivethirtyeight", "ggplot2",
+                "googlecharts", "latimes", "powerbi", "quartz", "urbaninstitute", "vox")
+"""Published house styles (vega-themes 3.0, bundled by vl-convert) a spec may name as its theme. The
+Vega engine draws every one; the matplotlib engine only those it has a style for
+(:data:`~chartprobe.dataset_builders.core.themes.THEME_STYLES`). Samplers draw from :data:`THEMES`."""
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 # -- limits: a spec is untrusted input (``chartprobe render`` reads any file), so the work it

@@ -39,9 +39,17 @@ THEME_STYLES: dict[str, list[Any]] = {
     }],
     # Looks like a chart scraped from a report or web page: grey panel, white grid.
     "scraped": ["default", "ggplot", {"axes.titleweight": "bold"}],
+    # The house styles matplotlib ships a style for (fields.HOUSE_STYLES; the rest are Vega's only).
+    "fivethirtyeight": ["default", "fivethirtyeight"],
+    "ggplot2": ["default", "ggplot"],
 }
 
 
 def style_list(theme: str, font_size: float) -> list[Any]:
     """The style sequence for ``matplotlib.style.context``: theme, then pinned font and size."""
+    if theme not in THEME_STYLES:
+        from .fields import SpecError
+
+        raise SpecError("spec.style.theme", f"{theme!r} is a house style only the Vega engine draws; render it "
+                        f"with engine='vega', or use one of {', '.join(THEME_STYLES)}")
     return [*THEME_STYLES[theme], {**COMMON_RC, "font.size": font_size}]

@@ -15,6 +15,7 @@ from .fields import (
     _HEX,
     COLORBAR_DIRECTIONS,
     HATCHES,
+    HOUSE_STYLES,
     LEGEND_FORMS,
     LEGEND_POSITIONS,
     LINE_STYLES,
@@ -197,7 +198,7 @@ def validate_spec(spec: Any) -> None:
     check_tick_format(ax.tick_format)
 
     st = spec.style
-    _one_of(st.theme, THEMES, "spec.style.theme")
+    _one_of(st.theme, THEMES + HOUSE_STYLES, "spec.style.theme")
     if not (1.0 <= st.width <= 30.0) or not (1.0 <= st.height <= 30.0):
         raise SpecError("spec.style.width", f"figure {st.width}x{st.height} in must be within 1..30 in")
     if not (20 <= st.dpi <= 600):
