@@ -36,6 +36,8 @@ FAMILY_LEAVES = ["chartprobe_families", *(f"chartprobe_families_{g}" for g in
 JUDGE_LEAVES = ["chartprobe_judge_cpa", "chartprobe_judge_crj_repro", "chartprobe_judge_crj_edit"]
 PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES] + ["chartprobe_families_paper"]  # released protocols, tag chartprobe_paper
 VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
+STYLE_LEAVES = [*(f"chartprobe_probes_{d}_style_shift" for d in ("bar", "hbar", "pie")),
+                "chartprobe_legend_style_shift"]  # tag chartprobe_style_shift
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
 PAPER_GROUPS = ["chartprobe", "chartographer", "legendbench", "chartjudgebench"]  # one per paper
@@ -43,6 +45,7 @@ UMBRELLA = "chartprobe-all"
 EXPECTED_NAMES = sorted([*PAPER_GROUPS, UMBRELLA, "chartprobe_smoke", *PROBE_LEAVES, *CR_LEAVES, *CR_OOD_LEAVES, *VAL_LEAVES,
                          *FAMILY_LEAVES, *JUDGE_LEAVES,
                          *PAPER_LEAVES, "chartprobe_paper", *VOTE_LEAVES, "chartprobe_vote", *LEGEND_LEAVES,
+                         *STYLE_LEAVES, "chartprobe_style_shift",
                          *TAGS])
 LEAF_TASKS = ["chartprobe_smoke"]
 METRICS = {"accuracy": True, "relaxed_score": True, "parse_fail_rate": False}  # name -> higher is better
@@ -331,6 +334,8 @@ def test_lm_eval_all_chartprobe_tasks_report_per_skill_metrics(all_tasks_run):
         assert "parse_fail_rate,none" in results[leaf]
     for leaf in CR_LEAVES:
         assert {"fuzzy,none", "accuracy,none", "parse_fail_rate,none"} <= set(results[leaf])
+    for leaf in STYLE_LEAVES:  # the drawing as a factor: gap and consistency over styles
+        assert {"style_gap,none", "style_consistency,none"} <= set(results[leaf])
     assert "chartprobe_smoke" in results
     assert {f"{m},none" for m in ("original_accuracy", "reconstruction_accuracy", "variant_accuracy",
                                "conditional_variant_accuracy", "correct_update_rate")} <= set(results["chartprobe_families"])

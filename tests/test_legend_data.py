@@ -19,7 +19,7 @@ from chartprobe.dataset_builders.legend.templates._base import ABSTAIN, State
 from chartprobe.dataset_builders.legend.unit import compose, neutral_chart, side_from_json, side_to_json
 from chartprobe.dataset_builders.release.preset import PresetError
 
-CONFIGS = ("snapshot", "channel_study", "order_study", "visibility_study")
+CONFIGS = ("snapshot", "channel_study", "order_study", "visibility_study", "style_shift")
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,10 @@ def test_every_variant_keeps_the_chart_side_of_its_base(legend_rows, config):
         (base,) = [r for r in rows if r["expected"] == "base"]
         for r in rows:
             assert r["chart_spec"] == base["chart_spec"], f"{r['id']} changed s"
-            if r is not base and config != "channel_study":
+            if r is not base and config == "style_shift":  # the drawing changes, chart and legend stay
+                assert r["legend_spec"] == base["legend_spec"] and r["study_level"] != base["study_level"]
+                assert r["answer"] == base["answer"] and r["question"] == base["question"]
+            elif r is not base and config != "channel_study":
                 assert r["legend_spec"] != base["legend_spec"], f"{r['id']} changed nothing"
 
 

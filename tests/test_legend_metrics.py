@@ -281,7 +281,8 @@ def test_prompt_is_frozen_and_asks_for_abstention(tmp_path, monkeypatch):
 
 TASKS = {"chartprobe_legend": ("snapshot", None), "chartprobe_legend_channel": ("channel_study", "channel"),
          "chartprobe_legend_order": ("order_study", "order"),
-         "chartprobe_legend_visibility": ("visibility_study", "visibility")}
+         "chartprobe_legend_visibility": ("visibility_study", "visibility"),
+         "chartprobe_legend_style_shift": ("style_shift", "style")}
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))

@@ -15,11 +15,11 @@ from chartprobe.eval_tasks.metrics.probes import per_skill_accuracy, score_recor
 from datasets import load_dataset
 
 CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes",
-           "cr_ood_bar", "cr_ood_pie", "cr_ood_shapes"]
+           "cr_ood_bar", "cr_ood_pie", "cr_ood_shapes", "style_shift_bar", "style_shift_hbar", "style_shift_pie"]
 
 
 def _splits(config):
-    return ["test"] if config.startswith("cr_") else ["train", "validation", "test"]
+    return ["test"] if config.startswith(("cr_", "style_shift_")) else ["train", "validation", "test"]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def rows(probes_release):
     return out
 
 
-def test_all_ten_configs_load(probes_release):
+def test_every_config_loads(probes_release):
     meta = read_card_metadata(probes_release)
     assert sorted(c["config_name"] for c in meta["configs"]) == sorted(CONFIGS)
     ds = load_dataset(str(probes_release), "pie", split="test")
@@ -172,7 +172,7 @@ def test_closed_answer_templates_are_balanced(template_id, n_classes):
 def test_splits_live_in_disjoint_hash_classes_of_their_data_table(rows):
     """Disjointness holds by construction at any scale: each split samples only data tables in
     its own hash class (CR sets in a fourth), so no table can be shared across splits."""
-    from chartprobe.dataset_builders.probes.builder import table_slot
+    from chartprobe.dataset_builders.probes.slots import table_slot
 
     slots = {"train": 0, "validation": 1, "test": 2}
     for (config, split), items in rows.items():

@@ -14,7 +14,7 @@ from chartprobe.eval_tasks.suites._task_index import task_index
 UMBRELLA = "chartprobe-all"
 PAPER_GROUPS = {"chartprobe": "probes", "chartographer": "families", "legendbench": "legend",
                 "chartjudgebench": "judge"}
-OPT_IN_SUFFIXES = ("_vote", "_paper")
+OPT_IN_SUFFIXES = ("_vote", "_paper", "_style_shift")
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +80,8 @@ def test_paper_groups_partition_the_umbrella(manager):
 
 
 def test_opt_in_variants_keep_their_own_tags(manager):
-    for tag, suffix in (("chartprobe_vote", "_vote"), ("chartprobe_paper", "_paper")):
+    for tag, suffix in (("chartprobe_vote", "_vote"), ("chartprobe_paper", "_paper"),
+                        ("chartprobe_style_shift", "_style_shift")):
         members = _leaves(manager, tag)
         assert members and all(t.endswith(suffix) for t in members)
     assert all("_val" in t for t in _leaves(manager, "chartprobe_val"))
@@ -102,7 +103,8 @@ def test_the_task_folder_readme_lists_every_task_and_group(manager):
     from chartprobe.eval_tasks.harness.runner import tasks_path
 
     text = (Path(tasks_path()) / "README.md").read_text()
-    names = [*task_index(), UMBRELLA, *PAPER_GROUPS, "chartprobe_vote", "chartprobe_val", "chartprobe_paper"]
+    names = [*task_index(), UMBRELLA, *PAPER_GROUPS, "chartprobe_vote", "chartprobe_val", "chartprobe_paper",
+             "chartprobe_style_shift"]
     assert [n for n in names if f"`{n}`" not in text] == []
     assert text.count("```bibtex") == len(PAPER_GROUPS)
 

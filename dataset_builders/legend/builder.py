@@ -42,7 +42,8 @@ from .groups import snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
 from .sources import TablePool, pool_from_params
 from .space import MARK_FAMILY, LegendSpace, sample_unit
-from .studies import STUDIES
+from .studies import STUDIES as PAPER_STUDIES
+from .style_study import style_rows
 from .table_shares import Shares, share_pool, split_shares
 from .tables import TablesError
 from .visible import Renders, visible_unit
@@ -55,6 +56,9 @@ CITATION = """@misc{legendbench2026,
   howpublished = {\\url{https://github.com/legendbench/legendbench}},
   note         = {Author list not given in the paper's text; code and the 26,689-instance snapshot at the URL}
 }"""
+
+STUDIES = {**PAPER_STUDIES, "style": style_rows}
+"""Every study a legend config may name: the paper's three and the style shift."""
 
 SNAPSHOT_DEFAULTS = {"chains_per_chart": 2, "extra_probes": 2, "interventions_per_group": 3}
 
@@ -145,6 +149,7 @@ class LegendDataset(DatasetBuilder):
             for split, ds in splits.items():
                 cols = ds.select_columns(["id", "group_id", "chart_spec", "answer", "expected",
                                           "intervention_family", "target_legend_index", "study_factor",
+                                          "study_level",
                                           "spec", "question", *READABILITY_LIMITS]).to_dict()
                 _verify_groups(config, cols)
                 _verify_unique_questions(f"{config}/{split}", cols)
@@ -241,10 +246,12 @@ def _verify_readable(scope: str, cols: dict[str, list]) -> None:
 
 def _verify_unique_questions(scope: str, cols: dict[str, list]) -> None:
     """No (rendered spec, question) twice: a repeated pair would weigh double in QA accuracy.
-    The rendered spec stands for the image (the render is a function of it)."""
-    first: dict[tuple[str, str], str] = {}
-    for row_id, spec, question in zip(cols["id"], cols["spec"], cols["question"]):
-        other = first.setdefault((spec, question), row_id)
+    The rendered spec stands for the image (the render is a function of it and of the engine)."""
+    first: dict[tuple[str, str, str], str] = {}
+    for row_id, spec, question, factor, level in zip(cols["id"], cols["spec"], cols["question"],
+                                                     cols["study_factor"], cols["study_level"]):
+        # a style study's level names the engine: one spec drawn by two engines is two images
+        other = first.setdefault((spec, question, level if factor == "style" else ""), row_id)
         if other != row_id:
             raise ValueError(f"{scope}: rows {other} and {row_id} ask the same question on the same image")
 

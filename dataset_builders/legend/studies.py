@@ -194,4 +194,5 @@ def visibility_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rn
 
 STUDIES: dict[str, Callable[..., Iterator[dict]]] = {
     "channel": channel_rows, "order": order_rows, "visibility": visibility_rows}
-"""Study name (a preset config's ``study`` param) -> row generator of one base chart."""
+"""The paper's studies: name (a preset config's ``study`` param) -> row generator of one base chart.
+The builder adds the ``style`` study (``style_study.py``, built on this module's helpers)."""

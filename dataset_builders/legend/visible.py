@@ -71,13 +71,18 @@ class Renders:
     """Renders each distinct composed spec once (variants of many groups share images)."""
 
     _shots: dict[str, Shot] = field(default_factory=dict)
+    style: Any = None
+    """A :class:`~chartprobe.dataset_builders.core.style_axis.DrawStyle` every state is drawn in (None:
+    the spec's own theme, matplotlib). One ``Renders`` per style: the cache is keyed by the spec."""
 
     def shot(self, chart: ChartSpec, legend: LegendSide) -> tuple[Shot, str]:
         """The render of ``(chart, legend)`` and the composed spec's JSON."""
         spec = compose(chart, legend)
+        if self.style is not None:
+            spec = self.style.apply(spec)
         key = spec.to_json()
         if key not in self._shots:
-            rendered = render_chart(spec)
+            rendered = render_chart(spec) if self.style is None else self.style.render(spec)
             boxes = {k: v for k, v in rendered.boxes.items() if k.startswith("legend/")}
             self._shots[key] = Shot(image={"bytes": rendered.png, "path": None},
                                     legend_boxes=json.dumps(boxes, sort_keys=True),

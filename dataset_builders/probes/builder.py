@@ -13,17 +13,14 @@ so its answer can be re-run and checked by anyone.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from ..core.answer_types import gold_type
-from ..core.answer_vocab import aliases_json
 from ..core.occlusion import occluded
 from ..core.readability import readability_problems
 from ..core.rng import rng_for
-from ..core.tolerance import tolerance_for
 from ..release.dataset import (
     GENERATOR_VERSION,
     DatasetBuilder,
@@ -35,11 +32,12 @@ from ..release.preset import Preset
 from .card import probe_card
 from .config_sets import config_set, eligible_templates, pool_for, template_vocabulary
 from .domains import PROBE_DOMAINS, TIERS
-from .misreading import derived_tolerance
 from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .out_of_template import check_rows, check_templates
-from .templates import TEMPLATES
+from .row_columns import PROBE_SKILLS, answer_columns, config_domain
+from .slots import data_table, sample_in_slot, split_slot
+from .style_shift import style_shift_rows
 from .templates._base import SKILLS
 
 # The paper's text names no authors (an anonymous submission): the entry says so rather than guess.
@@ -50,40 +48,6 @@ CITATION = """@misc{chartprobe2026,
   howpublished = {Preprint},
   note         = {Author list not given in the paper's text; probe templates: Supplementary material}
 }"""
-
-PROBE_SKILLS = SKILLS[:3]
-
-
-def answer_columns(q: Any, rendered: Any, view: Any = None) -> dict[str, str]:
-    """``tolerance`` (number rows, from the template's rule and this render's ticks, capped below
-    any one-category misreading of a derived value: :mod:`.misreading`) and ``answer_aliases``
-    (the template's closed answer vocabulary, JSON; "" when open)."""
-    tpl = TEMPLATES.get(q.template_id)
-    tolerance = ""
-    if q.answer_type == "number":
-        rule = tolerance_for(tpl.tolerance_rule, q.answer, getattr(rendered, "ticks", {}))
-        tolerance = (derived_tolerance(q.program, view, float(q.answer), rule) if view is not None else rule).to_str()
-    return {"tolerance": tolerance, "answer_aliases": aliases_json(answer_vocabulary(tpl, q))}
-
-
-_ATTR_VOCABULARY = {"shape": "shape", "color": "scene_color"}
-"""A scene question's asked attribute -> the closed vocabulary its answer comes from."""
-
-
-def answer_vocabulary(tpl: Any, q: Any) -> str:
-    """The row's closed answer vocabulary: the template's own, else that of the scene attribute
-    the question asks for (shape, colour), "" when the answer set is open."""
-    if tpl.answer_vocabulary:
-        return tpl.answer_vocabulary
-    attr = q.program.args.get("attr") if q.answer_type == "label" else None
-    return _ATTR_VOCABULARY.get(attr, "") if isinstance(attr, str) else ""
-
-
-def config_domain(config: str) -> tuple[str, bool]:
-    """(domain name, complex-reasoning?) of a config name: ``cr_pie`` -> ("pie", True)."""
-    cset, domain = config_set(config)
-    return domain, cset.held_out
-
 
 @dataset("probes")
 class ProbesDataset(DatasetBuilder):
@@ -96,7 +60,7 @@ class ProbesDataset(DatasetBuilder):
     license = "cc-by-4.0"
     # cr_* ignore probes_per_skill; out_of_template / templates: see config_sets.py
     param_types: ClassVar[dict[str, dict[str, Any]]] = {
-        "*": {"probes_per_skill": int, "out_of_template": bool, "templates": list[str]}}
+        "*": {"probes_per_skill": int, "out_of_template": bool, "templates": list[str], "styles": list[str]}}
     description = (
         "Skill-targeted probes generated from the spec that renders each chart: perception "
         "(geometry only, never reading a value or naming a category), grounding (label <-> "
@@ -112,6 +76,8 @@ class ProbesDataset(DatasetBuilder):
                               program="string", domain="string", chart_kind="string",
                               n_marks="int32", held_out="bool", tolerance="string", answer_aliases="string")
         feats["target_bbox"] = Sequence(Value("float64"), length=4)
+        if config_set(config)[0].style_shift:  # the drawing, as a factor (style_shift.py)
+            feats.update(style=Value("string"), engine=Value("string"))
         # Closed vocabularies as ClassLabel (stratified splits, value counts in the viewer); every
         # chartprobe reader sees names again (release/labels.py).
         vocab = {"template_id": template_vocabulary(config), "skill": SKILLS, "tier": TIERS,
@@ -128,6 +94,9 @@ class ProbesDataset(DatasetBuilder):
         return [f"{config}-{split}-{i:05d}" for i in range(n)]
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
+        if config_set(config)[0].style_shift:
+            yield from style_shift_rows(self, preset, config, split, key)
+            return
         domain_name, held_out = config_domain(config)
         domain = PROBE_DOMAINS[domain_name]
         tier = TIERS[int(key.rsplit("-", 1)[1]) % len(TIERS)]
@@ -147,7 +116,7 @@ class ProbesDataset(DatasetBuilder):
             # every mark visible (no text over > 25% of one) and every label readable
             return not occluded(rendered.boxes) and not readability_problems(rendered.boxes, getattr(rendered, "slanted", ()))
 
-        spec = _sample_in_slot(domain, preset.seed, key, tier, _slot(split, held_out), order, acceptable)
+        spec = sample_in_slot(domain, preset.seed, key, tier, split_slot(split, held_out), order, acceptable)
         rendered = drawn["render"]
         view = domain.view(spec, rendered.boxes)
         # On a sorted trend chart only the trend probe may be decided by positions.
@@ -217,7 +186,7 @@ class ProbesDataset(DatasetBuilder):
                     except ValueError as exc:
                         raise ValueError(f"{config}/{split}: {exc}") from None
                 for chart_id, spec_json in set(zip(ds["chart_id"], ds["spec"])):
-                    table = json.dumps(_data_table(json.loads(spec_json)), sort_keys=True)
+                    table = json.dumps(data_table(json.loads(spec_json)), sort_keys=True)
                     where = f"{config}/{split}"
                     other = seen.setdefault((domain, table), where)
                     if other != where:
@@ -225,35 +194,3 @@ class ProbesDataset(DatasetBuilder):
 
     def card_extra(self, built: dict[str, dict[str, Any]]) -> str:
         return probe_card(built, eligible_templates)
-
-
-_SLOTS = {"train": 0, "validation": 1, "test": 2}
-"""Charts of different splits (and the CR sets, slot 3) live in disjoint hash classes of their
-data table, so no two splits can ever share a table, whatever the worker count."""
-_N_SLOTS = 4
-
-
-def _slot(split: str, held_out: bool) -> int:
-    return _N_SLOTS - 1 if held_out else _SLOTS.get(split, _N_SLOTS - 1)
-
-
-def table_slot(spec: Any) -> int:
-    """Hash class of a spec's data table (stable across processes: BLAKE2b of canonical JSON)."""
-    text = json.dumps(_data_table(spec.to_dict()), sort_keys=True)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little") % _N_SLOTS
-
-
-def _sample_in_slot(domain: Any, seed: int, key: str, tier: str, slot: int, order: str = "shuffled",
-                    accept: Any = None) -> Any:
-    """Rejection-sample until the data table falls in the split's hash class (~4 draws;
-    sampling is cheap next to rendering) and ``accept(spec)`` holds."""
-    for attempt in range(1000):
-        spec = domain.sample(rng_for(seed, key, "spec", attempt), tier, order)
-        if table_slot(spec) == slot and (accept is None or accept(spec)):
-            return spec
-    raise RuntimeError(f"{key}: no data table in hash class {slot} after 1000 draws")
-
-
-def _data_table(spec: dict[str, Any]) -> Any:
-    """The part of a stored spec that is 'the data': chart data, or scene objects."""
-    return spec.get("data", spec.get("objects"))

@@ -89,4 +89,10 @@ def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool],
             lines.append(f"| `{t.name}` | {t.domain} | {kinds} | {t.answer_type} | "
                          f"{_cell(_match(t), 120)} | {_cell(q)} (**{_cell(a, 60)}**) |")
         lines.append("")
+    styles = [s for splits in built.values() for ds in splits.values() if "style" in ds.column_names
+              for s in dict.fromkeys(ds["style"])]
+    if styles:
+        from ..core.style_axis import style_card
+
+        lines.append(style_card(list(dict.fromkeys(styles))))
     return "\n".join(lines)

@@ -2,7 +2,8 @@
 
 A config is named ``<prefix><domain>``: ``bar`` (the probe bank), ``cr_bar`` (held-out
 complex reasoning in the probes' phrasing), ``cr_ood_bar`` (held-out complex reasoning *out of
-template*: steps no concatenation of trained templates yields, phrased from a separate bank).
+template*: steps no concatenation of trained templates yields, phrased from a separate bank),
+``style_shift_bar`` (the probes of each chart drawn under several engines and house styles).
 The set decides whether rows are held out and which templates may appear in them (the
 ``template_id`` vocabulary of its features, so adding a set never changes another's files).
 
@@ -20,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.style_axis import parse_styles
 from .domains import PROBE_DOMAINS
 from .templates import TEMPLATES
 
@@ -35,12 +37,15 @@ class ConfigSet:
     """Complex-reasoning sets: one held-out question per chart, test split only."""
     out_of_template: bool
     """Asks the ``out_of_template`` templates, and the build refuses compositions of trained ones."""
+    style_shift: bool = False
+    """Draws every chart under several engines and house styles (``style_shift.py``), same questions."""
 
 
 CONFIG_SETS: tuple[ConfigSet, ...] = (
     ConfigSet("", held_out=False, out_of_template=False),
     ConfigSet("cr_", held_out=True, out_of_template=False),
     ConfigSet("cr_ood_", held_out=True, out_of_template=True),
+    ConfigSet("style_shift_", held_out=False, out_of_template=False, style_shift=True),
 )
 
 
@@ -74,6 +79,12 @@ def template_vocabulary(config: str) -> list[str]:
 def pool_for(config: str, params: Mapping[str, Any]) -> list[Any]:
     """The templates a config asks, from its set and params (ValueError naming a bad param)."""
     cset, domain = config_set(config)
+    if "styles" in params and not cset.style_shift:
+        raise ValueError(f"params.styles: only style_shift_<domain> configs draw several styles, not {config!r}")
+    if cset.style_shift:
+        if PROBE_DOMAINS[domain].template_domain != "chart":
+            raise ValueError(f"{config!r}: a style shift redraws charts; {domain!r} is not a chart domain")
+        parse_styles(params.get("styles"))  # a bad style fails at preset load, naming what is allowed
     marked = bool(params.get("out_of_template", False))
     if marked != cset.out_of_template:
         raise ValueError(f"params.out_of_template must be {str(cset.out_of_template).lower()} on {config!r}: "

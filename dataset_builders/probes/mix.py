@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from ..core.rng import rng_for
+from .config_sets import config_set
 
 __all__ = ["choose", "inclusion", "systematic", "template_weights"]
 
@@ -73,7 +74,7 @@ def choose(seed: int, key: str, skill: str, pool: tuple[str, ...], candidates: l
     if len(candidates) <= want:
         return [q for _, q in candidates]
     prefix, index = key.rsplit("-", 1)  # "<config>-<split>", chart index
-    weights = template_weights(prefix.split("-", 1)[0], skill, pool, k)
+    weights = template_weights(config_set(prefix.split("-", 1)[0])[1], skill, pool, k)
     # one fixed order per split: the golden-ratio offsets then spread consecutive charts
     cands = sorted(candidates, key=lambda c: rng_for(seed, prefix, "mix-order", skill, c[0].name).random())
     u = (int(index) * _GOLDEN + rng_for(seed, prefix, "mix-offset", skill).random()) % 1.0

@@ -1,7 +1,7 @@
 """LegendBench controlled studies (paper §6.1-6.3) over scored records, and the per-task metric sets.
 
 Records are those of :mod:`chartprobe.eval_tasks.metrics.legend`. A study row carries ``study_factor``
-(``channel``, ``order``, ``visibility``) and ``study_level``.
+(``channel``, ``order``, ``visibility``, ``style``) and ``study_level``.
 
 - Order study (§6.2), over rank rows (``target_legend_index`` and ``visual_rank`` both >= 1):
   aligned_acc on rows whose legend-entry position equals the visual rank, conflict_acc on the
@@ -14,6 +14,9 @@ Records are those of :mod:`chartprobe.eval_tasks.metrics.legend`. A study row ca
   costs precision; the profile's AP/AR/AF1 are over every row).
 - Channel study (§6.1, Table 6): per ``mark_family/study_level`` cell, the stage accuracies
   (guide_read, bind, ve, reason) and grounding (bind and value-extraction rows pooled).
+- Style study (ours, config ``style_shift``): per drawing style (``study_level`` =
+  ``<engine>/<theme>``) accuracy, the worst style's gap to the native drawing with its interval, and
+  style consistency (:mod:`chartprobe.eval_tasks.metrics.style_shift`).
 
 :func:`task_metrics` is what each lm-eval task reports: the whole profile plus its study's
 numbers (:data:`STUDY_METRICS`); :func:`summary` is the report's profile plus every study present.
@@ -27,6 +30,7 @@ from statistics import fmean
 from typing import Any
 
 from . import legend as lm
+from .bootstrap import RESAMPLES
 
 __all__ = [
     "LOWER_IS_BETTER",
@@ -44,6 +48,7 @@ __all__ = [
     "order_rows",
     "order_study",
     "rotation_sets",
+    "style_study",
     "summary",
     "task_metrics",
     "visibility_study",
@@ -53,7 +58,8 @@ Record = Mapping[str, Any]
 
 VISIBILITY_LEVELS = ("mask_full", "keep_target", "hide_target", "keep_distractor")
 """The occlusion policies of §6.3 (Table 7 rows); lm-eval reports ap/ar/af1 for each."""
-STUDY_FOR_CONFIG = {"channel_study": "channel", "order_study": "order", "visibility_study": "visibility"}
+STUDY_FOR_CONFIG = {"channel_study": "channel", "order_study": "order", "visibility_study": "visibility",
+                    "style_shift": "style"}
 """Release config -> the study its lm-eval task reports (the snapshot reports the profile only)."""
 
 
@@ -170,9 +176,11 @@ STUDY_METRICS: dict[str, dict[str, Any]] = {
     "visibility": {f"{key}_{level}": _visibility_metric(key, level)
                    for level in VISIBILITY_LEVELS for key in ("ap", "ar", "af1")},
     "channel": {"grounding": grounding},
+    "style": {"style_gap": lambda records: (style_study(records) or {}).get("worst_style_gap"),
+              "style_consistency": lambda records: (style_study(records) or {}).get("consistency")},
 }
 """Study -> the metrics its lm-eval task adds to the profile (name -> function of records)."""
-LOWER_IS_BETTER = frozenset({"parse_fail_rate", "follow_legend", "follow_legend_all"})
+LOWER_IS_BETTER = frozenset({"parse_fail_rate", "follow_legend", "follow_legend_all", "style_gap"})
 
 
 def metric_names(study: str | None) -> list[str]:
@@ -187,7 +195,18 @@ def task_metrics(study: str | None, records: Iterable[Record]) -> dict[str, floa
     return {name: fns[name](records) for name in metric_names(study)}
 
 
-STUDY_SUMMARIES = {"order": order_study, "visibility": visibility_study, "channel": channel_study}
+def style_study(records: Iterable[Record], iters: int = 0) -> dict[str, Any] | None:
+    """The style study (config ``style_shift``): :func:`~.style_shift.style_shift_summary` with the level
+    as the style, the base chart as the cluster and the group (one question) as the item."""
+    from .style_shift import style_shift_summary
+
+    rows = [{"style": r.get("study_level"), "chart_id": r.get("base_id"), "template_id": r.get("group_id"),
+             "accuracy": float(bool(r.get("correct")))} for r in _study(records, "style")]
+    return style_shift_summary(rows, iters=iters)
+
+
+STUDY_SUMMARIES = {"order": order_study, "visibility": visibility_study, "channel": channel_study,
+                   "style": lambda records: style_study(records, iters=RESAMPLES)}
 
 
 def summary(records: Iterable[Record]) -> dict[str, Any]:

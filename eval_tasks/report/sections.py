@@ -17,6 +17,7 @@ from typing import Any
 
 from ..suites._plots import FORMATS
 from .markdown import markdown_table
+from .style_shift import style_shift_section
 
 __all__ = ["GROUPS", "families_section", "figures_section", "group_averages", "sections"]
 
@@ -149,4 +150,5 @@ def figures_section(figures: Sequence[Path]) -> list[str]:
 
 def sections(profiles: Profiles, figures: Sequence[Path]) -> list[str]:
     """Everything this module adds to ``report.md``, in order."""
-    return [*families_section(profiles), *group_averages(profiles), *figures_section(figures)]
+    return [*families_section(profiles), *group_averages(profiles), *style_shift_section(profiles),
+            *figures_section(figures)]

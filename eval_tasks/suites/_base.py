@@ -195,6 +195,11 @@ class Suite(abc.ABC):
                 return str(row[key])
         return str(row.get("id"))
 
+    def answer_unit(self, row: Row) -> str:
+        """Rows with the same value ask one drawn question (the same chart data and question shown
+        in several drawings, e.g. a style shift): answer-distribution checks count it once."""
+        return str(row.get("id"))
+
     def answerable(self, row: Row) -> bool:
         """False when the gold answer is an abstention (unanswerable by design)."""
         return row.get("answer_type") != "abstain" and not is_abstention(str(row.get("answer", "")))

@@ -202,10 +202,13 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
     out = []
     for config in sorted({c for c, _ in runs.rows}):
         groups: dict[str, list] = defaultdict(list)
+        seen: set[str] = set()
         for (c, _), rows in runs.rows.items():
             for r in rows if c == config else ():
                 closed = suite.closed_answers(r)
-                if closed:
+                unit = suite.answer_unit(r)
+                if closed and unit not in seen:  # one question drawn once, however often it is shown
+                    seen.add(unit)
                     groups[suite.group_key(r)].append((str(r["answer"]), len(closed)))
         for key, items in sorted(groups.items()):
             counts = Counter(a for a, _ in items)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..metrics import probes as pm
 from ..metrics.probes_cells import headline_sums, headline_sums_matrix, suite_summary, summary_from_sums
+from ..metrics.style_shift import style_shift_summary
 from . import suite
 from ._base import Check, RunSet, Suite
 
@@ -63,9 +64,6 @@ def _mean(values: list[float]) -> float | None:
 class ProbesSuite(Suite):
     """Per-skill accuracy (P, G, SR), CR fuzzy accuracy, per-domain profiles."""
 
-    def score(self, row: Row, prediction: str) -> dict[str, Any]:
-        return pm.score_record(row, prediction)
-
     def accuracy(self, record: Mapping[str, Any]) -> float:
         return float(record["accuracy"])
 
@@ -74,10 +72,27 @@ class ProbesSuite(Suite):
         return (str(row.get("answer", "")), row.get("answer_type"), row.get("answer_aliases") or None,
                 row.get("tolerance") or None)
 
+    def score(self, row: Row, prediction: str) -> dict[str, Any]:
+        rec = pm.score_record(row, prediction)
+        if row.get("style"):  # style_shift rows: which drawing was asked (metrics/style_shift.py)
+            rec["style"] = row["style"]
+        return rec
+
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         # pm.probe_summary plus per-domain skill macros and means, read from cells in one pass
         # (tests/test_probes_macro.py holds it to the record-wise functions).
-        return suite_summary(list(records))
+        records = list(records)
+        out = suite_summary(records)
+        shift = style_shift_summary(records)
+        if shift is not None:
+            out["style_shift"] = shift
+        return out
+
+    def answer_unit(self, row: Row) -> str:
+        """A style-shift row asks its chart's question once, however many drawings show it."""
+        if row.get("style"):
+            return f"{row.get('chart_id')}:{row.get('template_id')}"
+        return str(row.get("id"))
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         # Mirrors eval_tasks/harness/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
@@ -89,6 +104,10 @@ class ProbesSuite(Suite):
         if cr:
             return {"fuzzy": macro["fuzzy"], "fuzzy_micro": _mean([float(r["fuzzy"]) for r in records if "fuzzy" in r]),
                     **acc, "parse_fail_rate": fails}
+        if task.config.startswith("style_shift_"):  # probes_utils.process_style
+            shift = style_shift_summary(records, iters=0) or {}
+            return {**acc, "style_gap": shift.get("worst_style_gap"), "style_consistency": shift.get("consistency"),
+                    "parse_fail_rate": fails}
         return {**acc, "paper_accuracy": macro["paper_accuracy"], "parse_fail_rate": fails}
 
     def headline(self, summary: Mapping[str, Any]) -> dict[str, float | None]:

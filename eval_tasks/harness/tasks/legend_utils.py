@@ -80,6 +80,7 @@ process_results = _process(None)
 process_order = _process("order")
 process_visibility = _process("visibility")
 process_channel = _process("channel")
+process_style = _process("style")
 
 
 UNIT_IDS = ("id", "base_id", "group_id", "chain_id")

@@ -58,3 +58,39 @@ def template_macro(items: list[tuple]) -> float:
 
     value = macro_of_items(item[:3] for item in items)
     return math.nan if value is None else value
+
+
+def _style_item(rec: dict[str, Any], doc: dict[str, Any]) -> tuple[str, str, str, float]:
+    """(style, chart, template, accuracy): what the style-shift aggregations need of a document."""
+    return (str(doc.get("style")), str(doc.get("chart_id")), str(doc.get("template_id")), float(rec["accuracy"]))
+
+
+def process_style(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
+    """Style-shift probe: the probe metrics plus the items of the style gap and consistency."""
+    from chartprobe.eval_tasks.metrics.probes import score_record
+
+    rec = score_record(doc, results[0])
+    item = _style_item(rec, doc)
+    return {"accuracy": _macro_item(rec, doc), "accuracy_micro": rec["accuracy"], "style_gap": item,
+            "style_consistency": item, "parse_fail_rate": float(rec["parse_failed"])}
+
+
+def _style_summary(items: list[tuple]) -> dict[str, Any]:
+    from chartprobe.eval_tasks.metrics.style_shift import style_shift_summary
+
+    records = [{"style": s, "chart_id": c, "template_id": t, "accuracy": a} for s, c, t, a in items]
+    return style_shift_summary(records, iters=0) or {}
+
+
+@clustered(lambda item: item[1])
+def style_gap(items: list[tuple]) -> float:
+    """Aggregation: reference-style accuracy minus the worst other style's (NaN with one style)."""
+    value = _style_summary(items).get("worst_style_gap")
+    return math.nan if value is None else value
+
+
+@clustered(lambda item: item[1])
+def style_consistency(items: list[tuple]) -> float:
+    """Aggregation: share of (chart, question) items with the same correctness in every style."""
+    value = _style_summary(items).get("consistency")
+    return math.nan if value is None else value
