@@ -152,9 +152,12 @@ def probe_runs(probes_release):
 def _harness_metrics(task, rows, preds):
     """eval_tasks/harness/tasks/probes_utils.py process_probe/process_cr per row, aggregated as the YAML says:
     (domain, template, value) items by the template macro mean, plain values by lm-eval's `mean`."""
-    fn = probes_utils.process_cr if task.config.startswith("cr_") else probes_utils.process_probe
+    fn = (probes_utils.process_cr if task.config.startswith("cr_") else
+          probes_utils.process_style if task.config.startswith("style_shift_") else probes_utils.process_probe)
     per_row = [fn(r, [p]) for r, p in zip(rows, preds)]
-    return {k: probes_utils.template_macro([d[k] for d in per_row]) if isinstance(per_row[0][k], tuple)
+    own = {"style_gap": probes_utils.style_gap, "style_consistency": probes_utils.style_consistency}
+    return {k: own[k]([d[k] for d in per_row]) if k in own else
+            probes_utils.template_macro([d[k] for d in per_row]) if isinstance(per_row[0][k], tuple)
             else fmean(d[k] for d in per_row) for k in per_row[0]}
 
 

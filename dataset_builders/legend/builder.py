@@ -248,8 +248,10 @@ def _verify_unique_questions(scope: str, cols: dict[str, list]) -> None:
     """No (rendered spec, question) twice: a repeated pair would weigh double in QA accuracy.
     The rendered spec stands for the image (the render is a function of it and of the engine)."""
     first: dict[tuple[str, str, str], str] = {}
+    n = len(cols["id"])
     for row_id, spec, question, factor, level in zip(cols["id"], cols["spec"], cols["question"],
-                                                     cols["study_factor"], cols["study_level"]):
+                                                     cols.get("study_factor", [""] * n),
+                                                     cols.get("study_level", [""] * n)):
         # a style study's level names the engine: one spec drawn by two engines is two images
         other = first.setdefault((spec, question, level if factor == "style" else ""), row_id)
         if other != row_id:
