@@ -5,7 +5,8 @@ fixed contiguous block of shards, so a build on 2 cores topped out at about 1.5x
 for a process start per split. Here one pool serves every config and split of a build: its
 workers are forked once, after matplotlib, the fonts and the builders are loaded in the
 parent (so they start warm), and they take one *item* at a time (``imap``, chunk size 1),
-so a slow chart never leaves the other worker idle behind a fixed block.
+so a slow chart never leaves the other worker idle behind a fixed block. A process that has
+already drawn with Vega spawns its workers instead (:mod:`..core.vega.runtime`).
 
 Results come back in submission order, so the rows, their order and the content hash never
 depend on the number of processes. The parent encodes each row with the split's features
@@ -91,6 +92,14 @@ def _warm() -> None:
     font_manager.findfont(font_manager.FontProperties())  # builds/loads the font cache once
 
 
+def _start_method() -> str:
+    """``fork`` (warm workers) unless this platform lacks it or this process has started Vega's
+    runtime, whose threads a forked worker would not have (it would wait on them for ever)."""
+    from ..core.vega.runtime import started
+
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() and not started() else "spawn"
+
+
 @contextlib.contextmanager
 def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
     """A ``map``-like callable over item tasks: in process for 1, else one warm forked pool.
@@ -104,9 +113,8 @@ def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
         yield lambda tasks: (_rows(builder, recipe, task) for task in tasks)
         return
     _warm()
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # spawn (no fork on this platform) starts bare: the initializer rebuilds the state there.
+    ctx = multiprocessing.get_context(_start_method())
+    # spawn starts bare: the initializer rebuilds the state there.
     pool = ctx.Pool(num_proc, initializer=_setup, initargs=(dataset, preset_json))
     try:
         yield lambda tasks: pool.imap(_build_item, tasks, chunksize=1)

@@ -21,8 +21,8 @@ from .base import Plot
 from .kinds import VEGA_KINDS
 from .legend import legend_layers
 from .scene import scene_boxes
+from .runtime import vlc
 from .styles import vega_config
-from .text import FONT_DIR
 
 __all__ = ["VEGA_LITE_VERSION", "engine_versions", "render_vega", "vega_lite_spec"]
 
@@ -32,19 +32,11 @@ VEGA_LITE_VERSION = "5.21"
 _DATA_ROLES = ("mark/", "line/", "area/", "value_label/", "band/", "legend/direct/")
 
 
-@functools.cache
-def _vlc():
-    import vl_convert
-
-    vl_convert.register_font_directory(FONT_DIR)
-    return vl_convert
-
-
 def engine_versions() -> dict[str, str]:
     """Versions that decide the pixels: vl-convert, Vega, Vega-Lite (compiled against), vega-themes."""
-    vlc = _vlc()
-    return {"vl_convert": vlc.__version__, "vega": vlc.get_vega_version(),
-            "vega_lite": VEGA_LITE_VERSION, "vega_themes": vlc.get_vega_themes_version()}
+    lib = vlc()
+    return {"vl_convert": lib.__version__, "vega": lib.get_vega_version(),
+            "vega_lite": VEGA_LITE_VERSION, "vega_themes": lib.get_vega_themes_version()}
 
 
 def _check(spec: ChartSpec) -> None:
@@ -73,7 +65,7 @@ def _build(spec: ChartSpec) -> tuple[dict, Plot]:
     plot = drawer.plot(spec, px)
     vl = _compose(spec, drawer, plot)
     if plot.aspect is not None:  # one shared scale: measure the plot's shape, then draw to it
-        frame = scene_boxes(_vlc().vega_to_scenegraph(_vega(vl))).boxes["axes"]
+        frame = scene_boxes(vlc().vega_to_scenegraph(_vega(vl))).boxes["axes"]
         plot = drawer.plot(spec, px, ratio=(frame[2] - frame[0]) / max(frame[3] - frame[1], 1.0))
         vl = _compose(spec, drawer, plot)
     return vl, plot
@@ -101,7 +93,7 @@ def _compose(spec: ChartSpec, drawer, plot: Plot) -> dict:
 
 @functools.lru_cache(maxsize=256)
 def _compile(vl_json: str) -> str:
-    return json.dumps(_vlc().vegalite_to_vega(json.loads(vl_json), vl_version=VEGA_LITE_VERSION))
+    return json.dumps(vlc().vegalite_to_vega(json.loads(vl_json), vl_version=VEGA_LITE_VERSION))
 
 
 def _vega(vl: dict) -> dict:
@@ -115,9 +107,9 @@ def render_vega(spec: ChartSpec, *, validate: bool = True) -> Rendered:
         spec.validate()
     vl, plot = _build(spec)
     vg = _vega(vl)
-    vlc = _vlc()
-    sg = vlc.vega_to_scenegraph(vg)
-    png = _opaque(vlc.vega_to_png(vg), vl["config"].get("background", "#ffffff"))
+    lib = vlc()
+    sg = lib.vega_to_scenegraph(vg)
+    png = _opaque(lib.vega_to_png(vg), vl["config"].get("background", "#ffffff"))
     width, height = int(sg["width"]), int(sg["height"])
     found = scene_boxes(sg)
     plot_ticks = {**_tick_values(vl), **plot.ticks}

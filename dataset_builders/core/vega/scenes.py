@@ -68,9 +68,10 @@ def scene_vega_lite(scene: SceneSpec) -> dict:
 
 def render_scene_vega(scene: SceneSpec) -> Rendered:
     """Validate and draw ``scene`` with Vega; the same boxes as the Pillow engine's."""
-    from .engine import _opaque, _vega, _vlc
+    from .engine import _opaque, _vega
+    from .runtime import vlc
 
     scene.validate()
     vl = scene_vega_lite(scene)
-    png = _opaque(_vlc().vega_to_png(_vega(vl)), scene.background)
+    png = _opaque(vlc().vega_to_png(_vega(vl)), scene.background)
     return Rendered(png=png, width=scene.width, height=scene.height, boxes=scene_boxes(scene))

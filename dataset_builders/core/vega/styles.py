@@ -36,9 +36,9 @@ OUR_THEMES: dict[str, dict[str, Any] | str] = {
 
 @functools.cache
 def _published() -> dict[str, dict[str, Any]]:
-    import vl_convert
+    from .runtime import vlc
 
-    return vl_convert.get_themes()
+    return vlc().get_themes()
 
 
 def _pin_fonts(node: Any) -> Any:
