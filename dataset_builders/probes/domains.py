@@ -86,8 +86,8 @@ class ProbeDomain(abc.ABC):
         """A random spec in ``tier`` drawn only from ``rng`` (``order``: value order, charts only)."""
 
     @abc.abstractmethod
-    def render(self, spec: Any) -> Any:
-        """A ``Rendered`` (PNG bytes and element boxes)."""
+    def render(self, spec: Any, engine: str | None = None) -> Any:
+        """A ``Rendered`` (PNG bytes and element boxes), from ``engine`` (None: the native one)."""
 
     @abc.abstractmethod
     def view(self, spec: Any, boxes: dict) -> Any:
@@ -151,11 +151,11 @@ class ChartDomain(ProbeDomain):
         return StyleSpec(theme=theme, width=round(width, 2), value_labels=bool(rng.random() < 0.3),
                          title=topic.title.format(cat=_SINGULAR[pool]))
 
-    def render(self, spec: ChartSpec):
-        """PNG and element boxes from the matplotlib renderer."""
-        from ..core.render import render
+    def render(self, spec: ChartSpec, engine: str | None = None):
+        """PNG and element boxes from the matplotlib renderer, or the engine named."""
+        from ..core.specs import render_spec
 
-        return render(spec)
+        return render_spec(spec, engine=engine)
 
     def view(self, spec: ChartSpec, boxes: dict) -> Any:
         """A ChartView over the spec and its boxes."""
@@ -177,10 +177,10 @@ class SceneDomain(ProbeDomain):
 
         return sample_scene(rng, n_objects=_SCENE_TIERS[tier])
 
-    def render(self, spec: Any):
-        from ..core.scenes import render_scene
+    def render(self, spec: Any, engine: str | None = None):
+        from ..core.specs import render_spec
 
-        return render_scene(spec)
+        return render_spec(spec, engine=engine)
 
     def view(self, spec: Any, boxes: dict) -> Any:
         from ..core.scenes import SceneView
