@@ -195,10 +195,11 @@ class Suite(abc.ABC):
                 return str(row[key])
         return str(row.get("id"))
 
-    def answer_unit(self, row: Row) -> str:
+    def answer_unit(self, row: Row) -> str | None:
         """Rows with the same value ask one drawn question (the same chart data and question shown
-        in several drawings, e.g. a style shift): answer-distribution checks count it once."""
-        return str(row.get("id"))
+        in several drawings, e.g. a style shift): answer-distribution checks count it once.
+        None (a row without an id): a question of its own."""
+        return None if row.get("id") is None else str(row["id"])
 
     def answerable(self, row: Row) -> bool:
         """False when the gold answer is an abstention (unanswerable by design)."""

@@ -207,7 +207,7 @@ def majority_share_checks(suite: Any, runs: RunSet) -> list[Check]:
             for r in rows if c == config else ():
                 closed = suite.closed_answers(r)
                 unit = suite.answer_unit(r)
-                if closed and unit not in seen:  # one question drawn once, however often it is shown
+                if closed and (unit is None or unit not in seen):  # a question once, however often drawn
                     seen.add(unit)
                     groups[suite.group_key(r)].append((str(r["answer"]), len(closed)))
         for key, items in sorted(groups.items()):

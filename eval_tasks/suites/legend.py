@@ -88,11 +88,11 @@ class LegendSuite(Suite):
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         return ls.summary(records)
 
-    def answer_unit(self, row: Row) -> str:
+    def answer_unit(self, row: Row) -> str | None:
         """A style-study row asks its group's question once, however many drawings show it."""
         if row.get("study_factor") == "style":
             return str(row.get("group_id"))
-        return str(row.get("id"))
+        return super().answer_unit(row)
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         return ls.task_metrics(ls.STUDY_FOR_CONFIG.get(task.config), records)

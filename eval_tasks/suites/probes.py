@@ -88,11 +88,11 @@ class ProbesSuite(Suite):
             out["style_shift"] = shift
         return out
 
-    def answer_unit(self, row: Row) -> str:
+    def answer_unit(self, row: Row) -> str | None:
         """A style-shift row asks its chart's question once, however many drawings show it."""
         if row.get("style"):
             return f"{row.get('chart_id')}:{row.get('template_id')}"
-        return str(row.get("id"))
+        return super().answer_unit(row)
 
     def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
         # Mirrors eval_tasks/harness/tasks/probes_utils.py: process_probe / process_cr, the headline metrics
