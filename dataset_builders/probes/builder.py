@@ -4,7 +4,9 @@ Configs ``bar``, ``hbar``, ``pie``, ``shapes`` hold the probe bank (splits train
 validation / test); ``cr_bar``, ``cr_pie``, ``cr_shapes`` hold complex-reasoning questions
 (test only) over further charts, and ``cr_ood_bar``, ``cr_ood_pie``, ``cr_ood_shapes``
 out-of-template ones: steps no concatenation of trained templates yields, phrased from a
-separate bank (``config_sets.py``, ``out_of_template.py``). Every chart is an *item*: it is
+separate bank (``config_sets.py``, ``out_of_template.py``); ``style_shift_*`` draw each chart in
+several engines and house styles (``style_shift.py``) and ``real_*`` chart real tables
+(``real.py``). Every chart is an *item*: it is
 sampled in a complexity tier (round-robin over simple / medium / complex), rendered once, and asked
 ``probes_per_skill`` templates of each skill (the paper's nine probes per chart), or one
 held-out complex-reasoning template. Each row stores the recorded program and the spec,
@@ -35,6 +37,7 @@ from .domains import PROBE_DOMAINS, TIERS
 from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .out_of_template import check_rows, check_templates
+from .real import real_rows
 from .row_columns import PROBE_SKILLS, answer_columns, config_domain
 from .slots import data_table, sample_in_slot, split_slot
 from .style_shift import style_shift_rows
@@ -60,14 +63,16 @@ class ProbesDataset(DatasetBuilder):
     license = "cc-by-4.0"
     # cr_* ignore probes_per_skill; out_of_template / templates: see config_sets.py
     param_types: ClassVar[dict[str, dict[str, Any]]] = {
-        "*": {"probes_per_skill": int, "out_of_template": bool, "templates": list[str], "styles": list[str]}}
+        "*": {"probes_per_skill": int, "out_of_template": bool, "templates": list[str], "styles": list[str],
+              "tables": list[str]}}
     description = (
         "Skill-targeted probes generated from the spec that renders each chart: perception "
         "(geometry only, never reading a value or naming a category), grounding (label <-> "
         "element binding, values of named elements, bounding boxes) and simple reasoning (one "
         "operation over the values), on single-series bar, horizontal bar and pie charts and on "
         "CLEVR-like shape scenes; plus held-out complex-reasoning questions over disjoint charts, "
-        "never to be used for training. Every answer is exact by construction.")
+        "never to be used for training; real_* configs ask the probes over charts of real tables "
+        "(vega_datasets), each row naming its source records. Every answer is exact by construction.")
 
     def features(self, config: str) -> Any:
         from datasets import Sequence, Value
@@ -78,6 +83,8 @@ class ProbesDataset(DatasetBuilder):
         feats["target_bbox"] = Sequence(Value("float64"), length=4)
         if config_set(config)[0].style_shift:  # the drawing, as a factor (style_shift.py)
             feats.update(style=Value("string"), engine=Value("string"))
+        if config_set(config)[0].real:  # the table, its digest and each value's rows (real.py)
+            feats["source"] = Value("string")
         # Closed vocabularies as ClassLabel (stratified splits, value counts in the viewer); every
         # chartprobe reader sees names again (release/labels.py).
         vocab = {"template_id": template_vocabulary(config), "skill": SKILLS, "tier": TIERS,
@@ -94,8 +101,9 @@ class ProbesDataset(DatasetBuilder):
         return [f"{config}-{split}-{i:05d}" for i in range(n)]
 
     def build_item(self, preset: Preset, config: str, split: str, key: str) -> Iterator[dict]:
-        if config_set(config)[0].style_shift:
-            yield from style_shift_rows(self, preset, config, split, key)
+        cset = config_set(config)[0]
+        if cset.style_shift or cset.real:
+            yield from (style_shift_rows if cset.style_shift else real_rows)(self, preset, config, split, key)
             return
         domain_name, held_out = config_domain(config)
         domain = PROBE_DOMAINS[domain_name]

@@ -97,4 +97,10 @@ def probe_card(built: dict[str, dict[str, Any]], eligible: Callable[[str, bool],
         from ..core.style_axis import style_card
 
         lines.append(style_card(list(dict.fromkeys(styles))))
+    sources = [s for splits in built.values() for ds in splits.values() if "source" in ds.column_names
+               for s in ds["source"]]
+    if sources:
+        from ..core.real.card import tables_card
+
+        lines.append(tables_card(sources))
     return "\n".join(lines)

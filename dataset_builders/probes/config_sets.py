@@ -3,7 +3,8 @@
 A config is named ``<prefix><domain>``: ``bar`` (the probe bank), ``cr_bar`` (held-out
 complex reasoning in the probes' phrasing), ``cr_ood_bar`` (held-out complex reasoning *out of
 template*: steps no concatenation of trained templates yields, phrased from a separate bank),
-``style_shift_bar`` (the probes of each chart drawn under several engines and house styles).
+``style_shift_bar`` (the probes of each chart drawn under several engines and house styles),
+``real_bar`` (the probes over charts of real tables, ``real.py``).
 The set decides whether rows are held out and which templates may appear in them (the
 ``template_id`` vocabulary of its features, so adding a set never changes another's files).
 
@@ -39,6 +40,8 @@ class ConfigSet:
     """Asks the ``out_of_template`` templates, and the build refuses compositions of trained ones."""
     style_shift: bool = False
     """Draws every chart under several engines and house styles (``style_shift.py``), same questions."""
+    real: bool = False
+    """Charts of real tables (``vega_datasets``) instead of sampled data (``real.py``)."""
 
 
 CONFIG_SETS: tuple[ConfigSet, ...] = (
@@ -46,6 +49,7 @@ CONFIG_SETS: tuple[ConfigSet, ...] = (
     ConfigSet("cr_", held_out=True, out_of_template=False),
     ConfigSet("cr_ood_", held_out=True, out_of_template=True),
     ConfigSet("style_shift_", held_out=False, out_of_template=False, style_shift=True),
+    ConfigSet("real_", held_out=False, out_of_template=False, real=True),
 )
 
 
@@ -85,10 +89,19 @@ def pool_for(config: str, params: Mapping[str, Any]) -> list[Any]:
         if PROBE_DOMAINS[domain].template_domain != "chart":
             raise ValueError(f"{config!r}: a style shift redraws charts; {domain!r} is not a chart domain")
         parse_styles(params.get("styles"))  # a bad style fails at preset load, naming what is allowed
+    if cset.real and PROBE_DOMAINS[domain].template_domain != "chart":
+        raise ValueError(f"{config!r}: real tables make charts; {domain!r} is not a chart domain")
+    if "tables" in params:
+        if not cset.real:
+            raise ValueError(f"params.tables: only real_<domain> configs read tables, not {config!r}")
+        from ..core.real.sources import slices_by_source
+
+        if not slices_by_source(domain, params["tables"]):  # a bad mapping fails here, at preset load
+            raise ValueError(f"params.tables: none of {', '.join(params['tables'])} fits a {domain} chart (kinds)")
     marked = bool(params.get("out_of_template", False))
     if marked != cset.out_of_template:
         raise ValueError(f"params.out_of_template must be {str(cset.out_of_template).lower()} on {config!r}: "
-                         f"it marks the {CONFIG_SETS[-1].prefix}<domain> configs, and only them")
+                         f"it marks the {next(s for s in CONFIG_SETS if s.out_of_template).prefix}<domain> configs, and only them")
     names = params.get("templates")
     if names is None:
         return eligible_templates(domain, cset.held_out, cset.out_of_template)

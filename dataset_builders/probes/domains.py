@@ -120,6 +120,20 @@ class ChartDomain(ProbeDomain):
             encodings=self._encodings(rng, n), legend=self._legend(rng),
             axes=self._axes(pool, series, topic), style=self._style(rng, topic, pool, n))
 
+    def dress(self, rng: np.random.Generator, categories: tuple[str, ...], series: Series,
+              category_label: str, title: str) -> ChartSpec:
+        """A chart of this kind over given data (a real table's), in a palette, legend and theme
+        drawn from ``rng`` exactly as a sampled chart's are."""
+        n = len(categories)
+        value = f"{series.name} ({series.unit})" if series.unit else series.name
+        axes = (AxesSpec(x_label=value, y_label=category_label) if CHARTS.get(self.name).value_axis == "x"
+                else AxesSpec(x_label=category_label, y_label=value))
+        theme = pick(rng, tuple(t for t in THEMES if t != "scraped"))
+        style = StyleSpec(theme=theme, width=round(6.4 + 0.18 * max(0, n - 10), 2),
+                          value_labels=bool(rng.random() < 0.3), title=title)
+        return ChartSpec(kind=self.name, data=DataTable(tuple(categories), (series,)),
+                         encodings=self._encodings(rng, n), legend=self._legend(rng), axes=axes, style=style)
+
     def _encodings(self, rng: np.random.Generator, n: int) -> tuple[Encoding, ...]:
         names = rng.permutation(len(_COLOR_NAMES))
         if CHARTS.get(self.name).legend_items == "categories":  # pie: one colour per wedge

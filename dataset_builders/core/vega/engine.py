@@ -20,8 +20,8 @@ from ..spec import ChartSpec, SpecError
 from .base import Plot
 from .kinds import VEGA_KINDS
 from .legend import legend_layers
-from .scene import scene_boxes
 from .runtime import vlc
+from .scene import scene_boxes
 from .styles import vega_config
 
 __all__ = ["VEGA_LITE_VERSION", "engine_versions", "render_vega", "vega_lite_spec"]
