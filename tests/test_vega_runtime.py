@@ -13,10 +13,10 @@ import pytest
 
 pytest.importorskip("vl_convert")
 
-from chartprobe.dataset_builders.core.vega import runtime  # noqa: E402
-from chartprobe.dataset_builders.release import pool as pool_mod  # noqa: E402
-from chartprobe.dataset_builders.release.hub import build_release  # noqa: E402
-from chartprobe.dataset_builders.release.preset import load_preset, preset_path  # noqa: E402
+from chartprobe.dataset_builders.core.vega import runtime
+from chartprobe.dataset_builders.release import pool as pool_mod
+from chartprobe.dataset_builders.release.hub import build_release
+from chartprobe.dataset_builders.release.preset import load_preset, preset_path
 
 
 def _draw_in_child() -> str:
