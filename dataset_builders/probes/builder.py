@@ -19,12 +19,10 @@ import json
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ..core.answer_types import gold_type
 from ..core.occlusion import occluded
 from ..core.readability import readability_problems
 from ..core.rng import rng_for
 from ..release.dataset import (
-    GENERATOR_VERSION,
     DatasetBuilder,
     base_features,
     dataset,
@@ -38,7 +36,7 @@ from .mix import choose
 from .orders import ORDER_REGIMES, TREND_SHARE, is_monotone, order_decides
 from .out_of_template import check_rows, check_templates
 from .real import real_rows
-from .row_columns import PROBE_SKILLS, answer_columns, config_domain
+from .row_columns import PROBE_SKILLS, config_domain, question_row
 from .slots import data_table, sample_in_slot, split_slot
 from .style_shift import style_shift_rows
 from .templates._base import SKILLS
@@ -141,20 +139,10 @@ class ProbesDataset(DatasetBuilder):
             pool = [t for t in pool if trend or not t.needs_trend]
             questions = [q for skill in PROBE_SKILLS for q in self._pick(
                 preset.seed, key, view, [t for t in pool if t.skill == skill], per_skill, skill, keep)]
-        spec_json = spec.to_json()
         image = {"bytes": rendered.png, "path": None}
         for q in questions:
-            yield {
-                "id": f"{key}-{q.template_id}", "chart_id": key, "image": image,
-                "question": q.question, "answer": q.answer,
-                "answer_type": gold_type(q.answer_type, q.answer, q.question),
-                "template_id": q.template_id, "skill": q.skill, "tier": tier,
-                "target_bbox": list(q.target_bbox) if q.target_bbox else None,
-                "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,
-                "generator_version": GENERATOR_VERSION, "domain": domain_name,
-                "chart_kind": spec.kind, "n_marks": view.n, "held_out": held_out,
-                **answer_columns(q, rendered, view),
-            }
+            yield question_row(q, chart_id=key, image=image, spec=spec, seed=preset.seed, domain=domain_name,
+                               tier=tier, held_out=held_out, rendered=rendered, view=view)
 
     @classmethod
     def _pick(cls, seed: int, key: str, view: Any, templates: list[Any], k: int, stream: str,

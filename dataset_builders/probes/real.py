@@ -26,17 +26,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from ..core.answer_types import gold_type
 from ..core.occlusion import occluded
 from ..core.readability import readability_problems
 from ..core.real.sources import slices_by_source
 from ..core.rng import rng_for
 from ..core.spec import Series
-from ..release.dataset import GENERATOR_VERSION
 from .config_sets import pool_for
 from .domains import PROBE_DOMAINS, TIERS
 from .orders import is_monotone
-from .row_columns import PROBE_SKILLS, answer_columns, config_domain
+from .row_columns import PROBE_SKILLS, config_domain, question_row
 from .slots import split_slot, table_slot
 
 __all__ = ["MIN_SHARE_OF_MAX", "real_candidates", "real_rows"]
@@ -116,17 +114,9 @@ def real_rows(builder: Any, preset: Any, config: str, split: str, key: str) -> I
     per_skill = int(params.get("probes_per_skill", 3))
     questions = [q for skill in PROBE_SKILLS for q in builder._pick(
         preset.seed, key, view, [t for t in pool if t.skill == skill], per_skill, skill, lambda t, q: True)]
-    spec_json, source = spec.to_json(), json.dumps(part.provenance(), sort_keys=True)
+    source = json.dumps(part.provenance(), sort_keys=True)
     image = {"bytes": rendered.png, "path": None}
     for q in questions:
-        yield {
-            "id": f"{key}-{q.template_id}", "chart_id": key, "image": image,
-            "question": q.question, "answer": q.answer,
-            "answer_type": gold_type(q.answer_type, q.answer, q.question),
-            "template_id": q.template_id, "skill": q.skill, "tier": _tier_of(domain, view.n),
-            "target_bbox": list(q.target_bbox) if q.target_bbox else None,
-            "program": q.program.to_json(), "spec": spec_json, "seed": preset.seed,
-            "generator_version": GENERATOR_VERSION, "domain": domain_name, "chart_kind": spec.kind,
-            "n_marks": view.n, "held_out": False, "source": source,
-            **answer_columns(q, rendered, view),
-        }
+        yield {**question_row(q, chart_id=key, image=image, spec=spec, seed=preset.seed, domain=domain_name,
+                              tier=_tier_of(domain, view.n), held_out=False, rendered=rendered, view=view),
+               "source": source}

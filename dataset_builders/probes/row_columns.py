@@ -1,20 +1,39 @@
-"""Columns every probes row derives from its question: tolerance, answer vocabulary; and the domain of a
-config name."""
+"""Columns every probes row derives from its question: tolerance, answer vocabulary; the row of
+one question on one drawn chart; and the domain of a config name."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..core.answer_types import gold_type
 from ..core.answer_vocab import aliases_json
 from ..core.tolerance import tolerance_for
+from ..release.dataset import GENERATOR_VERSION
 from .config_sets import config_set
 from .misreading import derived_tolerance
 from .templates import TEMPLATES
 from .templates._base import SKILLS
 
-__all__ = ["PROBE_SKILLS", "answer_columns", "answer_vocabulary", "config_domain"]
+__all__ = ["PROBE_SKILLS", "answer_columns", "answer_vocabulary", "config_domain", "question_row"]
 
 PROBE_SKILLS = SKILLS[:3]
+
+
+def question_row(q: Any, *, chart_id: str, image: dict, spec: Any, seed: int, domain: str, tier: str,
+                 held_out: bool, rendered: Any, view: Any) -> dict[str, Any]:
+    """The row of question ``q`` on the chart ``spec`` drawn as ``rendered`` (columns shared by
+    every config set; a set adds its own, e.g. ``source``)."""
+    return {
+        "id": f"{chart_id}-{q.template_id}", "chart_id": chart_id, "image": image,
+        "question": q.question, "answer": q.answer,
+        "answer_type": gold_type(q.answer_type, q.answer, q.question),
+        "template_id": q.template_id, "skill": q.skill, "tier": tier,
+        "target_bbox": list(q.target_bbox) if q.target_bbox else None,
+        "program": q.program.to_json(), "spec": spec.to_json(), "seed": seed,
+        "generator_version": GENERATOR_VERSION, "domain": domain,
+        "chart_kind": spec.kind, "n_marks": view.n, "held_out": held_out,
+        **answer_columns(q, rendered, view),
+    }
 
 
 def answer_columns(q: Any, rendered: Any, view: Any = None) -> dict[str, str]:
