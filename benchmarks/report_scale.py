@@ -191,7 +191,8 @@ def bench_score(records: int, releases: Path | None, preset: str, num_proc: int 
             build_release("probes", releases, preset, num_proc=2)
         start = time.perf_counter()
         small = write_model_samples(releases, tmp / "tenth", max(1, records // 10), unique)
-        full = write_model_samples(releases, tmp / "full", records, unique)
+        # whole models only: at least one more than the tenth, or the two runs would be the same
+        full = write_model_samples(releases, tmp / "full", max(records, small + 1), unique)
         kind = "every response unique" if unique else "responses repeat across models, as short answers do"
         print(f"wrote {small:,} + {full:,} sample lines in {time.perf_counter() - start:.0f} s ({kind})")
         t_small, rss_small = run_score(tmp / "tenth", releases, tmp / "tenth.json", num_proc)

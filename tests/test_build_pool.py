@@ -46,6 +46,9 @@ def _broken_build_item(self, preset, config, split, key):
 def test_a_builder_error_is_one_line_naming_the_item(tmp_path, monkeypatch, num_proc):
     builder = type(DATASETS.get("smoke")())
     monkeypatch.setattr(builder, "build_item", _broken_build_item)  # forked workers inherit it
+    # a worker of this run that drew with Vega earlier would spawn (bare: no patch); the smoke
+    # builder never draws with Vega, so forking is safe here and keeps the patch
+    monkeypatch.setattr(pool_mod, "_start_method", lambda: "fork")
     with pytest.raises(ReleaseError, match=r"building smoke default/test item '.+': "
                                            r"ZeroDivisionError: the chart has no data"):
         build_release("smoke", tmp_path, "small", num_proc=num_proc)

@@ -31,7 +31,9 @@ def test_size_category_buckets(rows, bucket):
 
 
 def _mutated(release_root, old: str, new: str) -> str:
-    text = (release_root / "chartprobe-probes" / "README.md").read_text(encoding="utf-8")
+    # the smoke release stays under 1,000 rows whatever configs the probes preset gains
+    name = "smoke" if old.startswith("- n<1K") else "probes"
+    text = (release_root / f"chartprobe-{name}" / "README.md").read_text(encoding="utf-8")
     assert old in text
     return text.replace(old, new, 1)
 

@@ -81,7 +81,10 @@ def test_bundled_presets_give_the_snapshot_three_splits_and_keep_the_studies_tes
     preset = load_preset(preset_path("legend", name))
     assert list(preset.configs["snapshot"].splits) == ["train", "validation", "test"]
     studies = {c: list(p.splits) for c, p in preset.configs.items() if c != "snapshot"}
-    assert studies == {c: ["test"] for c in ("channel_study", "order_study", "visibility_study")}
+    # the three studies in every preset; the style study (two engines) where the preset asks for it
+    assert {"channel_study", "order_study", "visibility_study"} <= set(studies) <= {
+        "channel_study", "order_study", "visibility_study", "style_shift"}
+    assert all(splits == ["test"] for splits in studies.values())
     builder = LegendDataset()
     test = builder.item_keys(preset, "snapshot", "test")
     assert test[0] == "snapshot-test-0000" and len(test) == preset.configs["snapshot"].splits["test"]
@@ -213,7 +216,7 @@ def test_verify_runs_the_check():
     def split(rid: str) -> Dataset:
         return Dataset.from_dict({**_cols((rid, A, "synthetic")), "group_id": [rid], "answer": ["x"],
                                   "expected": ["base"], "intervention_family": [""], "target_legend_index": [0],
-                                  "study_factor": [""], "spec": [A[0]], "question": ["q?"],
+                                  "study_factor": [""], "study_level": [""], "spec": [A[0]], "question": ["q?"],
                                   "text_overlap_max": [0.0], "legend_text_cover_max": [0.0]})
 
     with pytest.raises(ValueError, match="two splits"):

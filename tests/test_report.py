@@ -123,14 +123,14 @@ def test_report_scale_benchmark_runs_small(release_root, capsys):
     spec = importlib.util.spec_from_file_location("report_scale", Path(__file__).parents[1] / "benchmarks" / "report_scale.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    mod.main(["--records", "700", "--releases", str(release_root)])
+    mod.main(["--records", "3000", "--releases", str(release_root)])  # a few models of the small release
     out = capsys.readouterr().out
     # score runs on a tenth and on all of the records (whole models: each answers every probes task once)
     import re
 
     scored = re.findall(r"score on ([\d,]+) records: [\d.]+ s.*peak RSS (\d+) MB", out)
-    assert len(scored) == 2 and int(scored[1][0].replace(",", "")) >= 700 > int(scored[0][0].replace(",", "")), out
-    assert "report on 700 scored records" in out
+    assert len(scored) == 2 and int(scored[1][0].replace(",", "")) >= 3000 > int(scored[0][0].replace(",", "")), out
+    assert "report on 3,000 scored records" in out
 
 
 def _crj_docs(release_root):

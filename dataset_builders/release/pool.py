@@ -141,7 +141,10 @@ def build_splits(run: Any, jobs: list[SplitJob], features_of: Any, cache_dir: Pa
     for job in jobs:
         features = features_of(job.config)
         if not job.keys:
-            out[job.config, job.split] = Dataset.from_dict({}, features=features, split=job.split)
+            # every column, empty (a shard whose key range misses a small split): datasets
+            # refuses a column-less table against the features
+            out[job.config, job.split] = Dataset.from_dict({name: [] for name in features}, features=features,
+                                                           split=job.split)
             continue
         path = cache_dir / f"{job.config}-{job.split}.arrow"  # unique within a build
         with ArrowWriter(features=features, path=str(path)) as writer:
