@@ -67,7 +67,8 @@ def test_chartprobe_render_reproduces_stored_images(release_root, tmp_path):
             for spec_col, image_col in pairs:
                 spec_file, png_file = tmp_path / f"{i}-{spec_col}.json", tmp_path / f"{i}-{spec_col}.png"
                 spec_file.write_text(row[spec_col])
-                assert main(["render", str(spec_file), "--out", str(png_file)]) == 0
+                engine = ["--engine", row["engine"]] if row.get("engine") else []  # a style-shift drawing
+                assert main(["render", str(spec_file), "--out", str(png_file), *engine]) == 0
                 png = degrade(png_file.read_bytes(), row.get("degradation") or "")
                 # Images shown together are padded to one file size (core/png_pad.py); the pad is not the render.
                 stored = strip_pad(row[image_col]["bytes"])

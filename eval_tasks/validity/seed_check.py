@@ -6,7 +6,7 @@ and mixes but new data; a private leaderboard keeps its seed secret. This module
 such releases (``chartprobe validate --across-seeds A B C``) measure the same thing:
 
 * **mix** (per config/split): the counts of templates (``template_id``, where the rows have
-  one) over rows, answer types over distinct (chart, answer type) and chart kinds (a
+  one) over distinct (chart, question), answer types over distinct (chart, answer type) and chart kinds (a
   ``chart_kind`` column, else the spec's ``kind``; shape scenes count as ``scene``) over distinct
   charts, are homogeneous across seeds: a
   chi-square test per axis, pass at p >= 0.05 for the smallest, Bonferroni-adjusted over the axes.
@@ -16,7 +16,7 @@ such releases (``chartprobe validate --across-seeds A B C``) measure the same th
 * **fresh** (per config/split): no row of a later seed repeats an earlier seed's specs
   (every ``spec*`` column) and question;
 * **agreement** (per agent and config, splits pooled): every reference agent's accuracy on
-  each seed has a 95% Wilson interval, and all the seeds' intervals overlap (the largest
+  each seed, over distinct questions (a style-shift question's drawings averaged), has a 95% Wilson interval, and all the seeds' intervals overlap (the largest
   lower bound is at most the smallest upper bound), i.e. no seed is measurably easier.
 """
 
@@ -26,6 +26,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 from ..rescoring.predictions import PredictionsError, load_release_rows, read_release_card
@@ -45,7 +46,7 @@ def _kind(spec: str) -> str:
 
 
 def mix_of(rows: Sequence[dict[str, Any]]) -> Counter:
-    """The (axis, value) counts the seeds must share: template per row; chart kind per distinct
+    """The (axis, value) counts the seeds must share: template per distinct (chart, question); chart kind per distinct
     chart and answer type per distinct (chart, answer type). A chart's questions share its kind,
     and its categories decide some answer types (a pie of years answers "year" where a pie of
     countries answers "label"): counting rows would treat a chart's questions as independent
@@ -53,10 +54,12 @@ def mix_of(rows: Sequence[dict[str, Any]]) -> Counter:
     mix: Counter = Counter()
     charts: dict[tuple, str] = {}
     typed: set[tuple[tuple, str]] = set()
+    asked: set[tuple] = set()
     for r in rows:
-        if "template_id" in r:
+        chart = _chart(r)
+        if "template_id" in r and (chart, r["template_id"], r.get("question")) not in asked:
+            asked.add((chart, r["template_id"], r.get("question")))
             mix["template", str(r["template_id"])] += 1
-        chart = _specs(r)
         typed.add((chart, str(r.get("answer_type", ""))))
         charts[chart] = str(r["chart_kind"]) if r.get("chart_kind") else _kind(r.get("spec", ""))
     for kind in charts.values():
@@ -64,6 +67,14 @@ def mix_of(rows: Sequence[dict[str, Any]]) -> Counter:
     for _, answer_type in typed:
         mix["answer type", answer_type] += 1
     return mix
+
+
+def _chart(row: dict[str, Any]) -> tuple:
+    """The chart a row asks about: its specs, or for a style-shift drawing the base chart every
+    style redraws (six drawings of one question are one draw of the mix, not six)."""
+    if row.get("style"):
+        return ("drawn", str(row.get("chart_id") or row.get("group_id")))
+    return _specs(row)
 
 
 def _specs(row: dict[str, Any]) -> tuple:
@@ -172,8 +183,12 @@ def seed_check(releases: Sequence[str | Path], agents: Sequence[str] | None = No
     pooled: dict[tuple[str, str], list[tuple[float, int]]] = {}
     for i, runset in enumerate(runs):
         for (agent, config, _split), run in sorted(runset.runs.items()):
-            acc = [suite.accuracy(rec) for rec in run.records]
+            # one question drawn in several styles is one trial (its drawings' mean), as in validate
+            units: dict[Any, list[float]] = {}
+            for n, (row, rec) in enumerate(zip(run.rows, run.records)):
+                unit = suite.answer_unit(row)
+                units.setdefault(("row", n) if unit is None else unit, []).append(suite.accuracy(rec))
             entry = pooled.setdefault((agent, config), [(0.0, 0)] * len(runs))
-            entry[i] = (entry[i][0] + sum(acc), entry[i][1] + len(acc))
+            entry[i] = (entry[i][0] + sum(fmean(v) for v in units.values()), entry[i][1] + len(units))
     checks += agreement_checks(pooled)
     return ValidityReport(" + ".join(p.name for p in paths) + " (across seeds)", dataset, checks)
