@@ -264,7 +264,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                    help="legend only: draw the charts' data from ChartBench data tables in DIR (its released "
                         "layout: QA/<QA_type>/<chart_type>/<image_type>/meta.json indexing data/.../<n>.txt, each "
                         "read as CSV and cross-checked against ChartBench's true statements); the table set's "
-                        "sha256 goes into the recipe and every row")
+                        "sha256 goes into the recipe and every row; `vega_datasets` instead of DIR: the real tables "
+                        "bundled with vega_datasets (docs/real-tables.md)")
     b.add_argument("--released", metavar="DIR", default=None,
                    help="judge, families: import the paper's released data from DIR (a local copy of its Hub "
                         "dataset: `huggingface-cli download REPO --repo-type dataset --local-dir DIR`) instead of "

@@ -38,7 +38,8 @@ PAPER_LEAVES = [f"{t}_paper" for t in JUDGE_LEAVES] + ["chartprobe_families_pape
 VOTE_LEAVES = [f"{t}_vote" for t in JUDGE_LEAVES]  # majority voting over 9 samples, tag chartprobe_vote
 STYLE_LEAVES = [*(f"chartprobe_probes_{d}_style_shift" for d in ("bar", "hbar", "pie")),
                 "chartprobe_legend_style_shift"]  # tag chartprobe_style_shift
-REAL_LEAVES = [f"chartprobe_probes_{d}_real" for d in ("bar", "hbar", "pie")]  # tag chartprobe_real
+REAL_LEAVES = [*(f"chartprobe_probes_{d}_real" for d in ("bar", "hbar", "pie")),
+               "chartprobe_legend_real"]  # tag chartprobe_real
 LEGEND_LEAVES = ["chartprobe_legend", *(f"chartprobe_legend_{s}" for s in ("channel", "order", "visibility"))]
 TAGS += ["chartprobe_families_groups", "chartprobe_judge", "chartprobe_legend_studies"]
 PAPER_GROUPS = ["chartprobe", "chartographer", "legendbench", "chartjudgebench"]  # one per paper

@@ -81,9 +81,10 @@ def test_bundled_presets_give_the_snapshot_three_splits_and_keep_the_studies_tes
     preset = load_preset(preset_path("legend", name))
     assert list(preset.configs["snapshot"].splits) == ["train", "validation", "test"]
     studies = {c: list(p.splits) for c, p in preset.configs.items() if c != "snapshot"}
-    # the three studies in every preset; the style study (two engines) where the preset asks for it
+    # the three studies in every preset; the style study (two engines) and the real-table snapshot
+    # where the preset asks for them
     assert {"channel_study", "order_study", "visibility_study"} <= set(studies) <= {
-        "channel_study", "order_study", "visibility_study", "style_shift"}
+        "channel_study", "order_study", "visibility_study", "style_shift", "real"}
     assert all(splits == ["test"] for splits in studies.values())
     builder = LegendDataset()
     test = builder.item_keys(preset, "snapshot", "test")

@@ -1,4 +1,5 @@
-"""The dataset-card sections of a ``--tables`` release: where its data tables came from.
+"""The dataset-card sections of a release drawing real tables (ChartBench's or vega_datasets'):
+where its data tables came from.
 
 :func:`tables_card` documents the table set a recipe names (source, licence, digest, the
 format decision, what was verified and skipped); :func:`sources_section` counts the rows and
@@ -12,6 +13,7 @@ from typing import Any
 
 from .sources import load_pool
 from .tables import CHARTBENCH
+from .vega_tables import HOW, VEGA_ROOT
 
 __all__ = ["sources_section", "tables_card"]
 
@@ -24,19 +26,42 @@ drawn. Values are drawn exactly as the table gives them (horizontal bar tables a
 groups); presentation, legend, interventions and questions are sampled as for synthetic charts."""
 
 
-def _recipe_tables(preset: Any) -> tuple[str, str] | None:
-    for config in preset.configs.values():
-        if config.params.get("tables"):
-            return str(config.params["tables"]), str(config.params.get("tables_sha256") or "")
-    return None
+def _recipe_tables(preset: Any) -> list[tuple[str, str]]:
+    """Every distinct table set the recipe's configs name, in config order."""
+    named = [(str(c.params["tables"]), str(c.params.get("tables_sha256") or ""))
+             for c in preset.configs.values() if c.params.get("tables")]
+    return list(dict.fromkeys(named))
 
 
 def tables_card(preset: Any) -> str:
-    """Markdown about the ChartBench table set the recipe names ('' when it names none)."""
-    named = _recipe_tables(preset)
-    if named is None:
-        return ""
-    pool = load_pool(*named)
+    """Markdown about each table set the recipe names ('' when it names none)."""
+    return "\n".join(_vega_card(*named) if named[0] == VEGA_ROOT else _chartbench_card(*named)
+                      for named in _recipe_tables(preset))
+
+
+def _vega_card(root: str, sha256: str) -> str:
+    """The vega_datasets tables (:mod:`.vega_tables`): files, digests and how values were made."""
+    from ..core.real.tables import load_table
+
+    pool = load_pool(root, sha256 or None)
+    lines = ["## Data sources: vega_datasets tables", "",
+             ("The chart side of the configs that name `tables: vega_datasets` charts real data: the offline "
+              "copies bundled with `vega_datasets`, cut into multi-series tables drawn as they are (values "
+              "rounded to whole numbers). Each row's `data_source` names its table and selection "
+              "(`vega_datasets:<table>/<selection>`) and `tables_sha256` the table set. The tables keep their "
+              "own terms; the licence column repeats what the upstream description states (blank: none)."), "",
+             f"- table set sha256 (package version and every file): `{pool.digest}`",
+             f"- drawable by kind: {pool.describe()}", "",
+             "| table | sha256 | upstream | licence | values |", "|---|---|---|---|---|"]
+    for name, how in HOW.items():
+        src = load_table(name).source
+        lines.append(f"| `{name}` | `{src.sha256[:16]}` | {src.url} | {src.licence} | {how} |")
+    return "\n".join(lines) + "\n"
+
+
+def _chartbench_card(root: str, sha256: str) -> str:
+    """Markdown about a ChartBench table set."""
+    pool = load_pool(root, sha256 or None)
     ts = pool.tables
     intro = (f"The chart side's data comes from [{CHARTBENCH['name']}]({CHARTBENCH['url']}) data tables "
              f"(LegendBench §4.1: adapted structured tables beside the synthetic generator): released layout of "
@@ -61,7 +86,7 @@ def sources_section(built: dict[str, dict[str, Any]]) -> str:
     for config, splits in built.items():
         for split, ds in splits.items():
             sources = Counter(list(ds["data_source"])) if "data_source" in ds.column_names else Counter()
-            tables = {s for s in sources if s.startswith("chartbench:")}
+            tables = {s for s in sources if s != "synthetic"}
             any_table = any_table or bool(tables)
             lines.append(f"| {config}/{split} | {sum(sources[s] for s in tables)} | {len(tables)} | "
                          f"{sources.get('synthetic', 0)} |")

@@ -1,4 +1,5 @@
-"""ChartBench tables as the chart side of legend base units (``chartprobe build legend --tables DIR``).
+"""ChartBench tables as the chart side of legend base units (``chartprobe build legend --tables DIR``),
+or vega_datasets' real tables (``--tables vega_datasets``, :mod:`.vega_tables`).
 
 :func:`tables_params` reads and cross-checks a table folder once, before anything is built
 (``tables.read_tables``), and returns the params every config of the release then carries:
@@ -30,6 +31,7 @@ from ..core.rng import rng_for
 from ..core.spec import SpecError
 from .space import SERIES_LIMIT, LegendSpace, table_chart
 from .tables import ChartTable, TablesError, TableSet, read_tables
+from .vega_tables import VEGA_ROOT, vega_table_set
 
 __all__ = ["TablePool", "load_pool", "pool_from_params", "tables_params"]
 
@@ -110,14 +112,24 @@ class TablePool:
         return dataclasses.replace(space, chart_kinds=kinds, tables=self)
 
 
+def _read(root: str) -> TableSet:
+    """A ChartBench folder's tables, or vega_datasets' (``root`` is :data:`VEGA_ROOT`)."""
+    return vega_table_set() if root == VEGA_ROOT else read_tables(root)
+
+
+def _root(root: str | Path) -> str:
+    return VEGA_ROOT if str(root) == VEGA_ROOT else str(Path(root).expanduser().resolve())
+
+
 @functools.lru_cache(maxsize=4)
 def _cached(root: str, sha256: str | None) -> TablePool:
-    return TablePool.of(read_tables(root))
+    return TablePool.of(_read(root))
 
 
 def load_pool(root: str | Path, sha256: str | None = None) -> TablePool:
-    """The pool of a table folder (read once per process); TablesError if it is not ``sha256``."""
-    pool = _cached(str(Path(root).expanduser().resolve()), sha256)
+    """The pool of a table folder, or of vega_datasets' tables (``vega_datasets``), read once per
+    process; TablesError if it is not ``sha256``."""
+    pool = _cached(_root(root), sha256)
     if sha256 and pool.digest != sha256:
         raise TablesError(f"{root}: the tables changed since the build started (sha256 {pool.digest[:12]}, "
                           f"the recipe says {sha256[:12]}); rebuild")
@@ -126,7 +138,7 @@ def load_pool(root: str | Path, sha256: str | None = None) -> TablePool:
 
 def tables_params(root: str | Path) -> dict[str, str]:
     """Read and check a table folder now (one TablesError line if it is bad); the params naming it."""
-    pool = TablePool.of(read_tables(root))  # fresh, never a cached read of an earlier folder state
+    pool = TablePool.of(_read(_root(root)))  # fresh, never a cached read of an earlier folder state
     if not pool.by_kind:
         raise TablesError(f"{root}: no table a legend chart kind can draw ({len(pool.tables.tables)} verified, "
                           f"skipped: {'; '.join(f'{r} x{n}' for r, n in pool.skipped) or 'none'})")

@@ -191,7 +191,7 @@ def sample_unit(space: LegendSpace, rng: np.random.Generator, kind: str | None =
     full = full.replace(encodings=encodings)
     legend = _legend(kind, form, mode, channels, full, encodings, space, rng)
     source = ("synthetic", "") if table is None else (
-        f"chartbench:{table.data_path}", space.tables.digest if space.tables is not None else "")
+        f"{table.origin}:{table.data_path}", space.tables.digest if space.tables is not None else "")
     return Unit(chart=neutral_chart(full), legend=legend, kind=kind, mark_family=family,
                 encoding_mode=mode, channels=tuple(channels), add_labels=add_labels, theme=theme,
                 trajectory=trajectory, data_source=source[0], tables_sha256=source[1])

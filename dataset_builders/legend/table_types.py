@@ -30,6 +30,8 @@ class ChartTable:
     series: tuple[str, ...]
     values: tuple[tuple[float, ...], ...]
     """``values[i][j]``: series ``i`` at ``x_values[j]``."""
+    origin: str = "chartbench"
+    """Where the table comes from: the prefix of a row's ``data_source`` (``<origin>:<data_path>``)."""
 
     def value(self, series: str, x: str) -> float:
         return self.values[self.series.index(series)][self.x_values.index(x)]
