@@ -46,7 +46,9 @@ STAMP = "2026-01-01T00-00-00.000000"
 def synthetic_records(n: int, seed: int = 0) -> list[dict]:
     """``n`` scored probe records with plausible fields, tasks and accuracies."""
     rng = np.random.default_rng(seed)
-    tasks = [t for t in task_index().values() if t.release == "probes" and t.split == "test"]
+    # the probe bank's per-skill tasks and the CR sets (the opt-in style and real tasks mix skills)
+    tasks = [t for t in task_index().values() if t.release == "probes" and t.split == "test"
+             and (t.config.startswith("cr_") or "skill" in (t.where or {}))]
     pick = rng.integers(len(tasks), size=n)
     correct = rng.random(n) < 0.6
     tpl = rng.integers(3, size=n)

@@ -15,11 +15,12 @@ from chartprobe.eval_tasks.metrics.probes import per_skill_accuracy, score_recor
 from datasets import load_dataset
 
 CONFIGS = ["bar", "hbar", "pie", "shapes", "cr_bar", "cr_pie", "cr_shapes",
-           "cr_ood_bar", "cr_ood_pie", "cr_ood_shapes", "style_shift_bar", "style_shift_hbar", "style_shift_pie"]
+           "cr_ood_bar", "cr_ood_pie", "cr_ood_shapes", "style_shift_bar", "style_shift_hbar", "style_shift_pie",
+           "real_bar", "real_hbar", "real_pie"]
 
 
 def _splits(config):
-    return ["test"] if config.startswith(("cr_", "style_shift_")) else ["train", "validation", "test"]
+    return ["test"] if config.startswith(("cr_", "style_shift_", "real_")) else ["train", "validation", "test"]
 
 
 @pytest.fixture(scope="module")

@@ -67,7 +67,10 @@ def test_chartprobe_render_reproduces_stored_images(release_root, tmp_path):
             for spec_col, image_col in pairs:
                 spec_file, png_file = tmp_path / f"{i}-{spec_col}.json", tmp_path / f"{i}-{spec_col}.png"
                 spec_file.write_text(row[spec_col])
-                engine = ["--engine", row["engine"]] if row.get("engine") else []  # a style-shift drawing
+                # a style-shift drawing: probes rows name the engine, legend rows their study level
+                drawn_by = row.get("engine") or (row["study_level"].split("/")[0] if row.get("study_factor") == "style"
+                                                 else None)
+                engine = ["--engine", drawn_by] if drawn_by else []
                 assert main(["render", str(spec_file), "--out", str(png_file), *engine]) == 0
                 png = degrade(png_file.read_bytes(), row.get("degradation") or "")
                 # Images shown together are padded to one file size (core/png_pad.py); the pad is not the render.

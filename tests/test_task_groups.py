@@ -14,7 +14,7 @@ from chartprobe.eval_tasks.suites._task_index import task_index
 UMBRELLA = "chartprobe-all"
 PAPER_GROUPS = {"chartprobe": "probes", "chartographer": "families", "legendbench": "legend",
                 "chartjudgebench": "judge"}
-OPT_IN_SUFFIXES = ("_vote", "_paper", "_style_shift")
+OPT_IN_SUFFIXES = ("_vote", "_paper", "_style_shift", "_real")  # opt-in tags, not in the umbrella
 
 
 @pytest.fixture(scope="module")
