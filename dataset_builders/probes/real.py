@@ -2,20 +2,22 @@
 offline copies, :mod:`chartprobe.dataset_builders.core.real`) instead of sampled data.
 
 The data come from a registered recipe's slice (or, with ``params.tables: [mapping.yaml, ...]``,
-only from the user's CSV files those mapping files describe): a titled run of (category, integer value) with,
-per category, the source rows and the aggregation that made the value. The rest is the probe
-bank's: the chart is dressed (palette, legend, theme) from the item's key, rendered once,
-refused if a mark is hidden or a label overlaps, and asked ``probes_per_skill`` templates of
-each skill, whose answers the programs compute from the spec. Each row carries ``source``: the
-table (file digest, package version, upstream address, licence) and each value's rows.
+only from the user's CSV files those mapping files describe): a titled run of (category,
+integer value) with, per category, the source rows and the aggregation that made the value. The
+rest is the probe bank's: the chart is dressed (palette, legend, theme) from the item's key,
+rendered once, refused if a mark is hidden or a label overlaps, and asked ``probes_per_skill``
+templates of each skill, whose answers the programs compute from the spec. Each row carries
+``source``: the table (file digest, package version, upstream address, licence) and each
+value's rows.
 
 Which slice an item gets is fixed, and no two items share one: the fitting windows of every
 recipe are dealt out in a seeded order that alternates between recipes, and item *m* of its
 tier tries candidates *m*, *m* + M, *m* + 2M... (M items of that tier in the split), so the
 choice never depends on the number of worker processes. A window whose values tie (a rank
 would have two answers), run monotone (position would give away every extreme) or hold a mark
-too small to see is skipped, as is one in another split's hash class (a config of several splits). Trend probes are left out: a real series' order is
-its own, not one chosen to make the question fair.
+too small to see is skipped, as is one in another split's hash class (in a config of several
+splits). Trend probes are left out: a real series' order is its own, not one chosen to make the
+question fair.
 """
 
 from __future__ import annotations
