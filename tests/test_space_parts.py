@@ -172,3 +172,23 @@ def test_a_tampered_release_is_refused_with_a_visible_error(tmp_path, monkeypatc
     pq.write_table(data.set_column(column, "answer", [[f"{a}-rewritten" for a in answers]]), shard)
     with pytest.raises(ReleaseUnavailable, match="refused: .*hash to [0-9a-f]{64}, the card says [0-9a-f]{64}"):
         DataSource().configs("smoke")  # answers rewritten, hash stale: never shown as gold
+
+
+def test_the_probes_view_pages_each_drawing_and_says_where_real_data_came_from(release_root, monkeypatch):
+    """A style-shift chart is one page per drawing (not every style's questions under one image);
+    a real-table chart names its file, digest and aggregation above its probes."""
+    from chartspace.predictions import PredictionSet
+    from chartspace.source import DataSource
+    from chartspace.views.probes import chart_page
+
+    monkeypatch.setenv("CHARTPROBE_DATA", str(release_root))
+    monkeypatch.setenv("CHARTPROBE_INTEGRITY_CACHE", str(release_root.parent / "integrity-space"))
+    source, preds = DataSource(), PredictionSet()
+    pages = [chart_page(source, preds, "style_shift_hbar", "test", "All", "All", i)["chart_id"].split(" · ")
+             for i in range(1, chart_page(source, preds, "style_shift_hbar", "test", "All", "All", 1)["n"] + 1)]
+    assert pages[0][1] == "matplotlib/default" and {len(p) for p in pages} == {2}
+    charts, styles = {c for c, _ in pages}, {s for _, s in pages}
+    assert len(styles) == 6 and len(pages) == len(charts) * len(styles)  # every chart in every style, once
+    real = chart_page(source, preds, "real_bar", "test", "All", "All", 1)
+    assert "Data: <code>" in real["table"] and "vega_datasets 0.9.0, sha256 <code>" in real["table"]
+    assert "Data:" not in chart_page(source, preds, "bar", "test", "All", "All", 1)["table"]

@@ -3,12 +3,14 @@
 Filters: domain (the config: bar, hbar, pie, shapes and the held-out ``cr_*`` sets), split,
 skill, template and, with predictions loaded, "only wrong" / "models disagree"
 (:mod:`chartspace.verdicts`). Charts are the pages; a chart is listed when one of its probes
-passes the filters, and the table shows those probes. Gold boxes of ``bbox`` probes are outlined
-in green, each loaded model's parsed box in red.
+passes the filters, and the table shows those probes (a style-shift chart: one page per
+drawing; a real-table chart: where its data came from, above the table). Gold boxes of ``bbox``
+probes are outlined in green, each loaded model's parsed box in red.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from chartspace.html import Markup, esc, info_box, marks, table
@@ -31,7 +33,9 @@ __all__ = ["RELEASE", "TITLE", "build", "chart_page"]
 
 RELEASE = "probes"
 TITLE = "Probes"
-COLUMNS = ("id", "chart_id", "template_id", "skill", "question", "answer", "answer_type", "target_bbox")
+COLUMNS = ("id", "chart_id", "template_id", "skill", "question", "answer", "answer_type", "target_bbox",
+           "style", "source")
+"""``style`` (style-shift configs) and ``source`` (real-table configs) are read where a config has them."""
 
 
 def _matches(cols: dict[str, list], i: int, skill: str, template: str) -> bool:
@@ -55,6 +59,18 @@ def _boxes(cols: dict[str, list], rows: list[int], preds: Any) -> list[tuple]:
     return predicted + gold  # the gold on top: a prediction equal to it must not hide it
 
 
+def _provenance(cols: dict[str, list], i: int) -> Markup:
+    """Where a real-table chart's data came from (the row's ``source``); empty for sampled data."""
+    if not cols.get("source") or not cols["source"][i]:
+        return Markup("")
+    src = json.loads(cols["source"][i])
+    t = src["table"]
+    held = ", ".join(f"{k} = {v}" for k, v in src["filter"].items()) or "all records"
+    return Markup(f'<p class="cp-provenance">Data: <code>{esc(t["name"])}</code> ({esc(t["package"])} '
+                  f'{esc(t["version"])}, sha256 <code>{esc(t["sha256"][:12])}</code>), {esc(src["agg"])} of '
+                  f'<code>{esc(src["measure"])}</code> per category, {esc(held)}</p>')
+
+
 def chart_page(source: DataSource, preds: Any, config: str, split: str, skill: str, template: str,
                index: int, verdict: str | None = None) -> dict[str, Any]:
     """Everything one page shows: filter options, the chart image and its probe table."""
@@ -69,8 +85,10 @@ def chart_page(source: DataSource, preds: Any, config: str, split: str, skill: s
     skill = keep(skill, skills, ALL)
     templates = choices(t for t, s in zip(cols["template_id"], cols["skill"]) if skill == ALL or s == skill)
     template = keep(template, templates, ALL)
-    charts = [(cid, rows) for cid, rows in group_rows(cols["chart_id"]).items()
-              if any(shows(i) for i in rows)]
+    # A style-shift chart is drawn in several styles: each drawing is a page of its own.
+    styles = cols.get("style") or [""] * len(cols["chart_id"])
+    keys = [f"{c} · {s}" if s else c for c, s in zip(cols["chart_id"], styles)]
+    charts = [(cid, rows) for cid, rows in group_rows(keys).items() if any(shows(i) for i in rows)]
     page = {"skills": skills, "skill": skill, "templates": templates, "template": template,
             "verdicts": verdicts, "verdict": verdict,
             "n": len(charts), "index": page_of(index, len(charts)), "image": None, "table": "", "chart_id": None}
@@ -85,7 +103,7 @@ def chart_page(source: DataSource, preds: Any, config: str, split: str, skill: s
     body = [[cols["template_id"][i], cols["skill"][i], cols["question"][i],
              Markup(f"<b>{esc(cols['answer'][i])}</b>")]
             + ([marks(preds.lookup(RELEASE, cols["id"][i]))] if preds.runs else []) for i in shown]
-    page["table"] = table(headers, body)
+    page["table"] = _provenance(cols, rows[0]) + table(headers, body)
     page["chart_id"] = chart_id
     return page
 
