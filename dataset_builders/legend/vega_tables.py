@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
+from ..core.vocab import CATEGORY_POOLS
 from .table_types import ChartTable, TableSet
 
 __all__ = ["HOW", "VEGA_ROOT", "vega_table_set"]
@@ -26,7 +27,7 @@ __all__ = ["HOW", "VEGA_ROOT", "vega_table_set"]
 VEGA_ROOT = "vega_datasets"
 """The ``tables`` param value that selects these tables instead of a ChartBench folder."""
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTHS = CATEGORY_POOLS["months"]  # Jan .. Dec, in order
 
 HOW = {
     "stocks": "price of each symbol on the first of each month of the year",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...vocab import CATEGORY_POOLS
 from ..tables import load_table
 from . import Slice, aggregate, recipe
 
@@ -23,7 +24,7 @@ _GROUPS = {
 _LABELS = {"trade_transportation_utilties": "Trade & transport", "professional_and_business_services": "Business services",
            "education_and_health_services": "Education & health", "leisure_and_hospitality": "Leisure & hospitality",
            "financial_activities": "Financial", "mining_and_logging": "Mining & logging"}
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTHS = CATEGORY_POOLS["months"]  # Jan .. Dec, in order
 
 
 def _label(column: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...vocab import CATEGORY_POOLS
 from ..tables import load_table
 from . import Slice, grouped, recipe
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTHS = CATEGORY_POOLS["months"]  # Jan .. Dec, in order
 _TYPES = ("sun", "fog", "drizzle", "rain", "snow")
 
 
