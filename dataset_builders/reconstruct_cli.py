@@ -102,14 +102,15 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
         summary = reconstruct(args.source, work, args.out, client, mechanism=mechanism, limits=limits,
                               split=args.split, columns=columns, license=args.license, limit=args.limit,
                               sample=args.sample, seed=args.seed or 0, concurrency=args.concurrency,
-                              overwrite=args.overwrite, command=command, progress=not args.quiet)
+                              overwrite=args.overwrite, command=command, progress=not args.quiet,
+                              protocol=args.protocol)
     summary["seconds"] = round(time.monotonic() - start, 2)
     refuse_foreign(work / "runs.jsonl")  # appended to, not renamed: a FIFO would block, a link redirect
     with open(work / "runs.jsonl", "a", encoding="utf-8") as f:
         f.write(json.dumps(summary, sort_keys=True) + "\n")
     counts = summary["counts"]
     adjusted = "; ".join(summary.get("adjustments") or [])
-    print(f"{counts['accepted']} accepted, {counts['rejected']} rejected, {counts['needs_review']} need review "
+    print(f"protocol {args.protocol}: {counts['accepted']} accepted, {counts['rejected']} rejected, {counts['needs_review']} need review "
           f"({work / 'review' / 'queue.jsonl'}), {counts['error']} errors; model calls {summary['calls']}, "
           f"from cache {summary['cached']}; sandbox {mechanism}" + (f"; endpoint: {adjusted}" if adjusted else ""))
     if summary.get("release"):
@@ -149,6 +150,7 @@ def _error_line(summary: dict[str, Any], inner: Any, export: Path) -> str:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     """Add ``reconstruct`` to the ``chartprobe`` subparsers."""
     from .families.reconstruct.client import APIS, DETAILS, TOKEN_PARAMS
+    from .families.reconstruct.protocol import DEFAULT_PROTOCOL, PROTOCOLS
     from .families.reconstruct.sources import SOURCE_PRESETS
 
     r = sub.add_parser("reconstruct", help="real charts in: a chart-QA source -> counterfactual families (Chartographer)",
@@ -166,6 +168,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rows.add_argument("--sample", type=int, metavar="N",
                       help="N (kept) source rows drawn at random, as the paper sampled (reproducible with --seed)")
     r.add_argument("--seed", type=int, help="random seed for --sample (default 0)")
+    r.add_argument("--protocol", choices=tuple(PROTOCOLS), default=DEFAULT_PROTOCOL,
+                   help="paper (default): the released pipeline's stages and contracts (an assumptions stage, "
+                        "text-only code stages, no source answer shown to generate_answer, fixed list lengths, the "
+                        "released import lists: seaborn, cartopy, scipy, scikit-learn, statsmodels; no answer gate); "
+                        "chartprobe: our stricter gates (source image on every code stage, base answer must equal "
+                        "the source answer, numpy/pandas/matplotlib only)")
     r.add_argument("--work", required=True, help="work folder: cache/, review/, export/, runs.jsonl (reused by re-runs)")
     r.add_argument("--out", required=True, help="folder that receives chartprobe-families/")
     r.add_argument("--overwrite", action="store_true", help="replace an existing release folder")
@@ -207,8 +215,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="run with the unshare+rlimit fallback, which does not hide host files")
     s.add_argument("--cpu-seconds", type=float, default=20.0, help="CPU time per sandboxed job")
     s.add_argument("--wall-seconds", type=float, default=40.0, help="wall time per sandboxed job")
-    s.add_argument("--memory-mb", type=int, default=2048,
-                   help="memory for a whole sandboxed job (its address space split over its 3 tasks)")
+    s.add_argument("--memory-mb", type=int, default=4096,
+                   help="memory for a whole sandboxed job (its address space split over its 3 tasks; the paper "
+                        "protocol's libraries, scipy to cartopy, take about 600 MB of a task's to import)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_reconstruct)
 

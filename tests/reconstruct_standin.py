@@ -4,7 +4,8 @@
 port. Each request is read the way the pipeline sends it (CONTRACT "Pipeline stages"): one user
 message whose first text part starts with ``STAGE: <stage>`` (and ``ROUND: <r>`` for diagnose and
 revise) and whose first image is the source chart. The chart is found by the SHA-256 of that
-image's decoded bytes in ``responses.json`` (``tests/fixtures/reconstruct/make_fixture.py``), and
+image's decoded bytes in ``responses.json`` (a text-only request: by the scripted chart code its
+text quotes) (``tests/fixtures/reconstruct/make_fixture.py``), and
 the reply is that stage's scripted JSON object, ``json.dumps``-ed as the assistant content:
 ``diagnose`` round ``r`` gets ``diagnose[min(r, len) - 1]``, ``revise`` round ``r`` gets
 ``revise[r - 1]``, every other stage its one object.
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 RESPONSES = Path(__file__).resolve().parent / "fixtures" / "reconstruct" / "responses.json"
-SINGLE = ("reconstruct", "verdict", "generate_data", "adapt_question", "generate_answer")
+SINGLE = ("reconstruct", "verdict", "assumptions", "generate_data", "adapt_question", "generate_answer")
 ROUNDS = ("diagnose", "revise")
 IMAGE_TOKENS = 85
 MODES = ("chat", "gpt5", "refuse")
@@ -89,17 +90,37 @@ def _stage(text: str) -> tuple[str, int | None]:
     return stage, None
 
 
+def _drafts(entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every (chart code, chart data as the pipeline quotes it) the script gives a chart."""
+    return [(d["chart_code"], json.dumps(d.get("chart_data"), ensure_ascii=False, indent=1, sort_keys=True))
+            for d in (entry.get("reconstruct"), *(entry.get("revise") or []))
+            if isinstance(d, dict) and isinstance(d.get("chart_code"), str)]
+
+
+def _by_code(script: dict[str, Any], text: str, stage: str) -> dict[str, Any]:
+    """The chart whose scripted code and data the text quotes (a text-only stage: the model reads them)."""
+    found = {id(e): e for e in script.values() if any(c in text and d in text for c, d in _drafts(e))}
+    if len(found) != 1:
+        raise ScriptMiss(f"stage {stage}: no image, and the text quotes the code and data of {len(found)} "
+                         "scripted charts")
+    return next(iter(found.values()))
+
+
 def scripted_reply(script: dict[str, Any], body: dict[str, Any]) -> tuple[str, str, dict[str, Any]]:
-    """(chart_id, stage, reply object) the script holds for one request body; ScriptMiss if none."""
+    """(chart_id, stage, reply object) the script holds for one request body; ScriptMiss if none.
+
+    The chart is the first image's (by SHA-256); a request without an image (the ``paper``
+    protocol's code stages) is answered for the one chart whose scripted code its text quotes."""
     text, urls = _parts(body)
     stage, round_ = _stage(text)
-    if not urls:
-        raise ScriptMiss(f"stage {stage}: no image (the source chart must be the first image)")
-    sha = _image_sha(urls[0])
-    entry = script.get(sha)
-    if entry is None:
-        raise ScriptMiss(f"stage {stage}: no scripted chart for image sha256 {sha[:16]}...")
-    chart = entry.get("chart_id", sha[:12])
+    if urls:
+        sha = _image_sha(urls[0])
+        entry = script.get(sha)
+        if entry is None:
+            raise ScriptMiss(f"stage {stage}: no scripted chart for image sha256 {sha[:16]}...")
+    else:
+        entry = _by_code(script, text, stage)
+    chart = entry.get("chart_id", "?")
     if stage in SINGLE and isinstance(entry.get(stage), dict):
         return chart, stage, entry[stage]
     if stage in ROUNDS:
@@ -292,3 +313,22 @@ def scripted_model(responses_path: str | Path = RESPONSES, *, fail_first: int = 
     finally:
         server.shutdown()
         server.server_close()
+
+
+def expected_outcome(entry: dict[str, Any], protocol: str = "paper") -> tuple[str, str | None]:
+    """(status, deciding stage or None) a fixture chart must end with under ``protocol``.
+
+    Both protocols refuse a chart that does not converge, that the verdict rejects or whose
+    ``generate_data`` drops a key, and queue a needs-review chart. ``wrong_answer`` (the base
+    answer differs from the source's) is refused only by the ``chartprobe`` answer gate; a chart
+    whose ``generate_data`` changes a list's length only by the ``paper`` protocol's fixed lengths."""
+    kind = entry["kind"]
+    fixed = {"no_converge": ("rejected", "refine"), "verdict_reject": ("rejected", "verdict"),
+             "bad_schema": ("rejected", "generate_data"), "needs_review": ("needs_review", "review")}
+    if kind in fixed:
+        return fixed[kind]
+    if kind == "wrong_answer" and protocol == "chartprobe":
+        return "rejected", "generate_answer"
+    if entry.get("lengths_vary") and protocol == "paper":
+        return "rejected", "generate_data"
+    return "accepted", "generate_answer"

@@ -5,7 +5,8 @@ images, an endpoint that refuses everything must end the run at once in one stde
 
 The stand-in is ``tests/reconstruct_standin.py`` in ``mode="gpt5"`` (OpenAI's own refusal bodies,
 ``/v1/responses`` served too) and ``mode="refuse"`` (HTTP 400 for every request), answering from
-the same 24 fixture charts as ``test_reconstruct_pipeline.py``.
+the same 24 fixture charts as ``test_reconstruct_pipeline.py``, under the default ``--protocol paper``
+(the released pipeline's stages: text-only code stages, an assumptions stage, fixed list lengths).
 """
 
 from __future__ import annotations
@@ -18,20 +19,26 @@ import pytest
 from chartprobe.dataset_builders.families.reconstruct.client import refused_parameter, token_param_for
 from chartprobe.dataset_builders.families.reconstruct.sandbox import MECHANISMS
 from chartprobe.dataset_builders.families.reconstruct.sources import load_source
-from reconstruct_standin import REFUSE_MESSAGE, scripted_model
+from reconstruct_standin import REFUSE_MESSAGE, expected_outcome, scripted_model
 
 from chartprobe.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "reconstruct"
 needs_bwrap = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubblewrap is not installed "
                                  "(scripts/install.sh installs it)")
-EXPECT = {"accept": "accepted", "fix_round2": "accepted", "fix_round3": "accepted", "no_converge": "rejected",
-          "verdict_reject": "rejected", "wrong_answer": "rejected", "bad_schema": "rejected",
-          "needs_review": "needs_review"}
+IMAGE_STAGES = ("reconstruct", "diagnose", "revise", "verdict")
+"""Stages sent the chart; under the (default) paper protocol the code-writing stages are text only."""
 
 
-def _kinds() -> dict[str, str]:
-    return {r["chart_id"]: r["kind"] for r in json.loads((FIXTURE / "responses.json").read_text()).values()}
+def _entries() -> dict[str, dict]:
+    return {r["chart_id"]: r for r in json.loads((FIXTURE / "responses.json").read_text()).values()}
+
+
+def _stage(body: dict) -> str:
+    """The ``STAGE:`` line of a recorded request, chat or Responses."""
+    parts = [p for m in body.get("input") or body.get("messages") for p in m["content"]]
+    text = next(p["text"] for p in parts if p["type"] in ("text", "input_text"))
+    return text.splitlines()[0].removeprefix("STAGE:").strip()
 
 
 def _run(server, work: Path, out: Path, *extra: str, model: str = "standin-vlm") -> int:
@@ -52,9 +59,9 @@ def _images(body: dict) -> list[dict]:
 
 
 def _ends_as_scripted(manifest: dict) -> None:
-    status = {it["chart_id"]: it["status"] for it in manifest["items"]}
-    assert status == {chart: EXPECT[kind] for chart, kind in _kinds().items()}
-    assert manifest["counts"]["error"] == 0
+    status = {it["chart_id"]: (it["status"], it["stage"]) for it in manifest["items"]}
+    assert status == {chart: expected_outcome(e, "paper") for chart, e in _entries().items()}
+    assert manifest["counts"]["error"] == 0 and manifest["protocol"]["name"] == "paper"
 
 
 # --- which parameter, from the model name and from the 400 --------------------------------------
@@ -120,7 +127,8 @@ def test_chat_completes_on_a_gpt5_endpoint_after_one_refusal_per_parameter(gpt5_
     assert gpt5_chat["routes"] == {"chat/completions": gpt5_chat["calls"]}
     for body in gpt5_chat["requests"]:
         assert body["max_completion_tokens"] == 8192 and "max_tokens" not in body and "temperature" not in body
-        assert [im["detail"] for im in _images(body)] == ["high"] * len(_images(body)) and _images(body)
+        assert [im["detail"] for im in _images(body)] == ["high"] * len(_images(body))
+        assert bool(_images(body)) == (_stage(body) in IMAGE_STAGES), _stage(body)
     model = gpt5_chat["manifest"]["model"]
     assert model["settings"] == {"temperature": 0.0, "max_tokens": 8192, "detail": "high"}
     assert model["sent"] == [{"api": "chat", "token_param": "max_completion_tokens", "temperature": None,
@@ -151,7 +159,8 @@ def test_the_responses_api_with_high_detail_as_the_paper_ran_it(gpt5_chat, tmp_p
         assert body["store"] is False and body["text"] == {"format": {"type": "text"}}
         assert body["max_output_tokens"] == 8192 and "temperature" not in body
         images = _images(body)
-        assert images and all(im["detail"] == "high" and im["image_url"].startswith("sha256:") for im in images)
+        assert all(im["detail"] == "high" and im["image_url"].startswith("sha256:") for im in images)
+        assert bool(images) == (_stage(body) in IMAGE_STAGES), _stage(body)
     assert manifest["model"]["sent"] == [{"api": "responses", "token_param": "max_output_tokens",
                                           "temperature": None, "detail": "high"}]
     assert manifest["model"]["settings"]["api"] == "responses"

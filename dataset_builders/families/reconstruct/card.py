@@ -34,6 +34,17 @@ def _sent(model: dict[str, Any]) -> str:
     return f"; sent as: {'; '.join(ways)}" if ways else ""
 
 
+def _protocol(p: Any) -> str:
+    """The protocol line (manifests written before protocols existed ran what is now ``chartprobe``)."""
+    if not isinstance(p, dict):
+        return "- protocol: `chartprobe` (recorded before protocols were named)"
+    said = {"paper": "the paper's released pipeline: an assumptions stage, text-only code stages, no source answer "
+                     "shown to `generate_answer`, fixed list lengths, the released import lists, no answer gate",
+            "chartprobe": "chartprobe's stricter gates: the source image on every code stage, the source answer "
+                          "shown and required of the base reconstruction, numpy/pandas/matplotlib only"}
+    return f"- protocol: `{p.get('name')}` ({said.get(p.get('name'), 'see the manifest')})"
+
+
 def _usage_table(usage: dict[str, dict[str, Any]]) -> list[str]:
     lines = ["| stage | requests | prompt tokens | completion tokens | cost (USD) |", "|---|---|---|---|---|"]
     total = Counter()
@@ -72,6 +83,7 @@ def reconstruction_inputs(found: Any) -> str:
         f"- licence of the source: `{b['license']}` ({b['rights']}); per row in `data_source` (`;license=...`)",
         f"- source split `{m['source']['split']}`, {m['source']['rows']} rows read{_sample(m['source'])}",
         f"- model: `{model['name']}` ({model['backend']}), settings `{model['settings']}`{_sent(model)}",
+        _protocol(m.get("protocol")),
         f"- prompts: sha256 `{m['prompts']['sha256']}` (full text in the export's manifest)",
         f"- sandbox: `{box['mechanism']}`{weak}; limits per job: {limits}",
         (f"- self-improvement: at most {m['stages']['max_rounds']} rounds; {m['stages']['variants']} variants "

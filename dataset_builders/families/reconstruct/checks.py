@@ -1,8 +1,9 @@
 """The checks a generated family passes before any of it is used (A.4, A.5).
 
 - :func:`schema_problem`: a variant's data keeps the template's schema: the same keys at every
-  level and the same value types (ints and floats count as numbers; list lengths may change,
-  items keep the type of the template's first item).
+  level and the same value types (ints and floats count as numbers). With ``fixed_lengths`` (the
+  paper's protocol) every list keeps its length and each item its own template item's schema;
+  without, list lengths may change and items keep the type of the template's first item.
 - :func:`same_answer`: ``generate_answer`` on the base reconstruction gives the source answer:
   numbers within 0.1% (after ``%``, currency signs and thousands commas), anything else equal
   once stripped and case-folded (``Yes`` = ``yes``; a one-item list as its item).
@@ -29,7 +30,7 @@ def _kind(value: Any) -> str:
     return {str: "string", list: "list", dict: "object", type(None): "null"}.get(type(value), type(value).__name__)
 
 
-def schema_problem(template: Any, data: Any, path: str = "data") -> str | None:
+def schema_problem(template: Any, data: Any, path: str = "data", *, fixed_lengths: bool = False) -> str | None:
     """None when ``data`` has ``template``'s schema, else where it differs (one line)."""
     if _kind(template) != _kind(data) and _kind(template) != "null":
         return f"{path} is {_kind(data)}, the template has {_kind(template)}"
@@ -38,10 +39,17 @@ def schema_problem(template: Any, data: Any, path: str = "data") -> str | None:
             lost, new = sorted(set(template) - set(data)), sorted(set(data) - set(template))
             return f"{path} keys differ (missing {lost}, new {new})"
         for key in template:
-            problem = schema_problem(template[key], data[key], f"{path}.{key}")
+            problem = schema_problem(template[key], data[key], f"{path}.{key}", fixed_lengths=fixed_lengths)
             if problem:
                 return problem
-    if isinstance(template, list) and template and data:
+    if isinstance(template, list) and fixed_lengths:
+        if len(template) != len(data):
+            return f"{path} has {len(data)} items, the template {len(template)}"
+        for i, (want, item) in enumerate(zip(template, data, strict=True)):
+            problem = schema_problem(want, item, f"{path}[{i}]", fixed_lengths=True)
+            if problem:
+                return problem
+    elif isinstance(template, list) and template and data:
         for i, item in enumerate(data):
             problem = schema_problem(template[0], item, f"{path}[{i}]")
             if problem:

@@ -27,7 +27,7 @@ class CodeFailed(RuntimeError):
 
 @dataclass
 class Context:
-    """The run's client (:class:`~.client.CachedClient`), sandbox mechanism and limits."""
+    """The run's client (:class:`~.client.CachedClient`), sandbox mechanism, limits and protocol."""
 
     client: Any
     mechanism: str
@@ -36,6 +36,17 @@ class Context:
     variants: int = N_VARIANTS
     jobs: Any = None
     """A :class:`~.cache.JobCache` (None: every job runs)."""
+    protocol: Any = None
+    """A :class:`~.protocol.Protocol` (None: the default, ``paper``)."""
+    prompts: dict[str, str] = field(init=False, repr=False)
+    """The protocol's stage prompts, made once per run."""
+
+    def __post_init__(self) -> None:
+        from .protocol import DEFAULT_PROTOCOL, PROTOCOLS
+
+        if self.protocol is None:
+            self.protocol = PROTOCOLS[DEFAULT_PROTOCOL]
+        self.prompts = self.protocol.prompts()
 
     def run(self, calls: list[Any]) -> Any:
         """Run model-written calls in the sandbox (the AST check first: :func:`~.sandbox.check_code`),
@@ -52,8 +63,8 @@ class Context:
     def _run(self, calls: list[Any]) -> Any:
         from .sandbox import check_code, run_calls
 
-        for call in calls:
-            check_code(call.code, call.function)  # refused code is refused again, never cached
+        for call in calls:  # refused code is refused again, never cached
+            check_code(call.code, call.function, self.protocol.allowed(call.function))
         key = self.jobs.key(calls, self.limits, self.mechanism) if self.jobs is not None else ""
         cached = self.jobs.get(key) if key else None
         if cached is not None:

@@ -4,9 +4,12 @@ The model writes three one-function modules for an accepted reconstruction:
 ``generate_data(data_template, seed)``, ``adapt_question(data)`` and ``generate_answer(data)``.
 Each is AST-checked and executed in the sandbox on the reconstructed data before anything is
 used (A.5). The family is refused, with the reason recorded, when a module is refused or raises,
-when a variant's data leaves the template's schema, when ``generate_answer`` on the base
-reconstruction disagrees with the source answer, or when a variant does not render. Seeds
-``0..N-1`` give the variants; the base reconstruction keeps the reconstructed data (§3.2).
+when a variant's data leaves the template's schema, or when a variant does not render; under a
+protocol with an answer gate (``chartprobe``) also when ``generate_answer`` on the base
+reconstruction disagrees with the source answer (under ``paper`` the difference is recorded in
+:attr:`Family.note`). The protocol (:mod:`.protocol`) decides what each stage is sent: the
+assumptions stage first, images or not, the chart code and adapter module, the source answer.
+Seeds ``0..N-1`` give the variants; the base reconstruction keeps the reconstructed data (§3.2).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from .checks import answer_text, same_answer, schema_problem
 from .context import CodeFailed, Context
 from .prompts import stage_text
 from .refine import Refined
-from .replies import parse_code
+from .replies import assumptions_block, parse_assumptions, parse_code
 from .sandbox import Call, CodeRejected
 
 __all__ = ["Family", "FamilyRefused", "Variant", "counterfactuals"]
@@ -49,15 +52,33 @@ class Family:
     base: Variant
     variants: tuple[Variant, ...]
     modules: dict
+    note: str = ""
+    """What the outcome records of an accepted family (the base answer's difference from the source's)."""
 
 
 def _modules(ctx: Context, source: bytes, refined: Refined, question: str, answer: str) -> dict[str, str]:
-    data, code = refined.draft.chart_data, refined.draft.chart_code
-    asks = {"generate_data": {"data_template": data, "make_figure_code": code},
-            "adapt_question": {"question": question, "chart_data": data},
-            "generate_answer": {"question": question, "original_answer": answer, "chart_data": data}}
-    return {stage: parse_code(ctx.client.complete(stage, stage_text(stage, **parts), [source]), stage)
-            for stage, parts in asks.items()}
+    """The three modules, asked in order (``generate_answer`` may read the adapter module)."""
+    p, data, code = ctx.protocol, refined.draft.chart_data, refined.draft.chart_code
+    images = [source] if p.code_images else []
+
+    def ask(stage: str, **parts) -> str:
+        return ctx.client.complete(stage, stage_text(stage, prompts=ctx.prompts, **parts), images)
+
+    context: dict[str, str] = {}
+    if p.assumptions:
+        notes = parse_assumptions(ask("assumptions", chart_code=code, chart_data=data))
+        context["assumptions_and_background"] = assumptions_block(notes)
+    out = {"generate_data": parse_code(ask("generate_data", data_template=data, make_figure_code=code, **context),
+                                       "generate_data")}
+    shown = {"chart_code": code} if p.code_context else {}
+    out["adapt_question"] = parse_code(ask("adapt_question", question=question, chart_data=data, **shown),
+                                       "adapt_question")
+    if p.code_context:
+        shown["question_adapter_module"] = out["adapt_question"]
+    given = {"original_answer": answer} if p.answer_shown else {}
+    out["generate_answer"] = parse_code(ask("generate_answer", question=question, **given, chart_data=data, **shown),
+                                        "generate_answer")
+    return out
 
 
 def _job(ctx: Context, calls: list[Call], stage: str) -> list:
@@ -89,7 +110,7 @@ def counterfactuals(ctx: Context, source: bytes, refined: Refined, question: str
     datas = []
     for s, result in zip(seeds, generated, strict=True):
         data = _value(result, "generate_data", f"generate_data(seed={s})")
-        problem = schema_problem(base, data)
+        problem = schema_problem(base, data, fixed_lengths=ctx.protocol.fixed_lengths)
         if problem:
             raise FamilyRefused("generate_data", f"seed {s} leaves the template's schema: {problem}")
         datas.append(data)
@@ -108,9 +129,12 @@ def counterfactuals(ctx: Context, source: bytes, refined: Refined, question: str
         if not isinstance(q, str) or not q.strip() or not a:
             raise FamilyRefused("adapt_question", f"member {i}: empty question or answer")
         members.append((data, q.strip(), a))
+    note = ""
     if not same_answer(answer, members[0][2]):
-        raise FamilyRefused("generate_answer", f"generate_answer on the base reconstruction gives "
-                                               f"{members[0][2]!r}, the source answer is {answer!r}")
+        differs = f"generate_answer on the base reconstruction gives {members[0][2]!r}, the source answer is {answer!r}"
+        if ctx.protocol.answer_gate:
+            raise FamilyRefused("generate_answer", differs)
+        note = f"{differs} (kept: the {ctx.protocol.name} protocol has no answer gate)"
     variants = []
     for s, (data, q, a), shot in zip(seeds, members[1:], renders, strict=True):
         _value(shot, "render", f"make_figure(seed {s})")
@@ -118,4 +142,4 @@ def counterfactuals(ctx: Context, source: bytes, refined: Refined, question: str
             raise FamilyRefused("render", f"make_figure wrote no PNG for seed {s}")
         variants.append(Variant(s, data, q, a, shot.png))
     base_member = Variant(-1, base, members[0][1], members[0][2], refined.render)
-    return Family(base_member, tuple(variants), modules)
+    return Family(base_member, tuple(variants), modules, note)

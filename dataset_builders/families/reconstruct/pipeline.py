@@ -82,7 +82,8 @@ def _one(ctx: Context, row: SourceRow, item: str, decision: Decision | None
     except CodeFailed as exc:  # the checker or sandbox raised on this chart's code: this chart's error only
         out.status, out.stage, out.reason = "error", exc.stage or out.stage, str(exc)
         return out, None, None
-    out.status, out.stage, out.reason = "accepted", "generate_answer", out.reason
+    out.status, out.stage = "accepted", "generate_answer"
+    out.reason = "; ".join(r for r in (out.reason, family.note) if r)
     return out, family, None
 
 

@@ -9,7 +9,9 @@ sparse fix-worthy diagnoses, seed-controlled regimes, verbatim questions, answer
 the data). The wording is ours, not the released text, so construction-side parity with the
 paper is by contract, not by prompt string. Every call's first line names the stage (and the
 round for the A.3 loop): endpoints and logs can tell the calls apart, and the text is part of
-the cache key. :data:`PROMPTS` is recorded whole in the manifest, with its SHA-256.
+the cache key. :data:`PROMPTS` (the ``chartprobe`` protocol) or the ``paper`` protocol's prompts
+(:func:`protocol_prompts`: the released stages' inputs, an assumptions stage, the released import
+lists, no source answer) are recorded whole in the manifest, with their SHA-256.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 
 from .sandbox.check import ALLOWED_IMPORTS
 
-__all__ = ["ALLOWED_IMPORTS_TEXT", "PROMPTS", "prompt_sha256", "stage_text"]
+__all__ = ["ALLOWED_IMPORTS_TEXT", "PROMPTS", "imports_text", "prompt_sha256", "protocol_prompts", "stage_text"]
 
 _LIBRARIES = ("numpy", "pandas", "matplotlib")
 ALLOWED_IMPORTS_TEXT = (f"the standard modules {', '.join(sorted(ALLOWED_IMPORTS - set(_LIBRARIES)))}, plus numpy, "
@@ -86,16 +88,72 @@ change. On the data below it must return the original answer. Return one JSON ob
 }
 
 
-def prompt_sha256() -> str:
-    """SHA-256 of every stage prompt (recorded with the prompts in the manifest)."""
-    return hashlib.sha256(json.dumps(PROMPTS, sort_keys=True).encode()).hexdigest()
+def imports_text(allowed: frozenset[str]) -> str:
+    """An allow-list in words: the standard modules, then the libraries."""
+    libraries = sorted(allowed - _STDLIB)
+    return (f"the standard modules {', '.join(sorted(allowed & _STDLIB))}, plus {', '.join(libraries)}; "
+            "no files, network, subprocesses or other imports")
 
 
-def stage_text(stage: str, *, round_: int | None = None, **parts: Any) -> str:
-    """The full text of one call: ``STAGE:`` (and ``ROUND:``) lines, the prompt, then the named parts
-    (data as JSON, code, question, ...) under upper-case headers, in the order given."""
+_STDLIB = ALLOWED_IMPORTS - set(_LIBRARIES)
+
+
+def _rules(allowed: frozenset[str]) -> str:
+    return _CODE_RULES.replace(ALLOWED_IMPORTS_TEXT, imports_text(allowed))
+
+
+_ASSUMPTIONS = """Given the chart code (make_figure(data, savepath=None)) and the chart data JSON below, identify:
+1) implicit assumptions and constraints in the data and the plotting logic;
+2) background or domain knowledge needed to synthesize realistic data of this kind;
+3) concrete generation guidance that keeps generated data complete and well specified (full code lists,
+   ordered bins, taxonomies, join keys, coverage).
+Keep each item short and actionable; state data rules (schema invariants, domain constraints, ranges,
+orderings, dependencies), not chart-instance quirks or styling; prefer relationships and ranges to exact
+values; mark an uncertain item with the prefix "Hypothesis:". Return one JSON object with exactly three
+lists of strings: {"implicit_assumptions": [...], "background_knowledge": [...], "generation_guidance": [...]}."""
+
+
+def protocol_prompts(protocol: Any) -> dict[str, str]:
+    """Every stage's prompt under ``protocol`` (:class:`~.protocol.Protocol`): :data:`PROMPTS` for the
+    ``chartprobe`` protocol; for ``paper``, the released stages' inputs and import lists."""
+    if protocol.name == "chartprobe":
+        return dict(PROMPTS)
+    figure, data, answer = (_rules(protocol.allowed(f)) for f in ("make_figure", "generate_data", "generate_answer"))
+    out = {k: v.replace(_CODE_RULES, figure) for k, v in PROMPTS.items() if k in ("reconstruct", "revise")}
+    out.update({k: PROMPTS[k] for k in ("diagnose", "verdict")})
+    out["assumptions"] = _ASSUMPTIONS
+    out["generate_data"] = f"""Write a Python function generate_data(data_template, seed) that returns a new data object for
+the chart code below: exactly the template's schema (same keys, same nesting, the same length for every list,
+the same value types and meaning), valid for the chart, and deterministic given the seed. Do not copy the
+template's values. Use seed-controlled regimes and latent parameters, not only small noise: reorder ranks,
+move peaks, flip or bend trends, change compositions, so that the relations charts are read for really
+change; keep the constraints make_figure implies (ordering, positivity, totals, alignment, completeness).
+The ASSUMPTIONS AND BACKGROUND section is required context for the data's meaning and completeness. Never
+modify data_template in place. Return one JSON object: {{"code": "..."}}.
+{data}"""
+    out["adapt_question"] = PROMPTS["adapt_question"].replace(_CODE_RULES, answer).replace(
+        "(same schema as below)", "(same schema as below; the chart code is context only)")
+    out["generate_answer"] = f"""Write a Python function generate_answer(data) that computes the answer to the question from
+`data` (same schema as below), never from copied constants. The chart code and the question-adapter module
+are context for what is asked, not inputs at run time. Compute exactly the requested operation and scope,
+use only fields present in the data, keep the answer type and format the question implies, handle
+reordered elements, changed values and ties, and never return an empty answer. Return one JSON object:
+{{"code": "..."}}.
+{answer}"""
+    return out
+
+
+def prompt_sha256(prompts: dict[str, str] | None = None) -> str:
+    """SHA-256 of every stage prompt (recorded with the prompts in the manifest; default :data:`PROMPTS`)."""
+    return hashlib.sha256(json.dumps(PROMPTS if prompts is None else prompts, sort_keys=True).encode()).hexdigest()
+
+
+def stage_text(stage: str, *, round_: int | None = None, prompts: dict[str, str] | None = None, **parts: Any) -> str:
+    """The full text of one call: ``STAGE:`` (and ``ROUND:``) lines, the prompt (``prompts``: a protocol's,
+    default :data:`PROMPTS`), then the named parts (data as JSON, code, question, ...) under upper-case
+    headers, in the order given."""
     head = [f"STAGE: {stage}"] + ([f"ROUND: {round_}"] if round_ is not None else [])
-    body = [PROMPTS[stage]]
+    body = [(PROMPTS if prompts is None else prompts)[stage]]
     for name, value in parts.items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
         body.append(f"{name.replace('_', ' ').upper()}:\n{text}")

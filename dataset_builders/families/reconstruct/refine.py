@@ -47,7 +47,7 @@ def render(ctx: Context, draft: Draft) -> tuple[bytes | None, str]:
 
 def refine(ctx: Context, source: bytes) -> Refined:
     """Reconstruct ``source`` and run the self-improvement loop (the model's replies must parse)."""
-    draft = parse_draft(ctx.client.complete("reconstruct", stage_text("reconstruct"), [source]), "reconstruct")
+    draft = parse_draft(ctx.client.complete("reconstruct", stage_text("reconstruct", prompts=ctx.prompts), [source]), "reconstruct")
     history: list[dict[str, Any]] = []
     for r in range(1, ctx.rounds + 1):
         png, error = render(ctx, draft)
@@ -57,17 +57,17 @@ def refine(ctx: Context, source: bytes) -> Refined:
             if r == ctx.rounds:
                 return Refined(False, draft, None, r, f"no convergence: the code still fails after {r} rounds "
                                                       f"({error})", history)
-            text = stage_text("revise", round_=r, **current, problems=f"The code did not render: {error}")
+            text = stage_text("revise", round_=r, prompts=ctx.prompts, **current, problems=f"The code did not render: {error}")
             draft = parse_draft(ctx.client.complete("revise", text, [source]), "revise")
             continue
-        diag = parse_diagnosis(ctx.client.complete("diagnose", stage_text("diagnose", round_=r, **current),
+        diag = parse_diagnosis(ctx.client.complete("diagnose", stage_text("diagnose", round_=r, prompts=ctx.prompts, **current),
                                                    [source, png]))
         history.append({"round": r, "significant": diag.significant, "issues": list(diag.issues)})
         if not diag.significant:
             return Refined(True, draft, png, r, "", history)
         if r == ctx.rounds:
             return Refined(False, draft, png, r, f"no convergence after {r} rounds: {diag.text[:200]}", history)
-        text = stage_text("revise", round_=r, **current, problems={"issues": list(diag.issues)})
+        text = stage_text("revise", round_=r, prompts=ctx.prompts, **current, problems={"issues": list(diag.issues)})
         draft = parse_draft(ctx.client.complete("revise", text, [source, png]), "revise")
     raise AssertionError("unreachable: the loop returns in its last round")
 
@@ -75,5 +75,5 @@ def refine(ctx: Context, source: bytes) -> Refined:
 def verdict(ctx: Context, source: bytes, refined: Refined, question: str, answer: str) -> tuple[str, str]:
     """The model's classification of a converged reconstruction (which has its render) for this question."""
     assert refined.render is not None, "only a converged reconstruction gets a verdict"
-    text = stage_text("verdict", question=question, answer=answer, chart_data=refined.draft.chart_data)
+    text = stage_text("verdict", prompts=ctx.prompts, question=question, answer=answer, chart_data=refined.draft.chart_data)
     return parse_verdict(ctx.client.complete("verdict", text, [source, refined.render]))

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Diagnosis", "Draft", "ReplyError", "parse_code", "parse_diagnosis", "parse_draft", "parse_json",
-           "parse_verdict"]
+__all__ = ["ASSUMPTION_KEYS", "Diagnosis", "Draft", "ReplyError", "assumptions_block", "parse_assumptions",
+           "parse_code", "parse_diagnosis", "parse_draft", "parse_json", "parse_verdict"]
 
 VERDICTS = ("accept", "reject", "needs_review")
 SIGNIFICANT = ("medium", "high")
@@ -94,3 +94,28 @@ def parse_code(text: str, stage: str) -> str:
     if not isinstance(code, str) or not code.strip():
         raise ReplyError(f"stage {stage}: 'code' must be a non-empty string")
     return code
+
+
+ASSUMPTION_KEYS = ("implicit_assumptions", "background_knowledge", "generation_guidance")
+
+
+def parse_assumptions(text: str) -> dict[str, list[str]]:
+    """The assumptions stage's three lists (the released ``_extract_json_object``: a missing or null
+    key is an empty list, items are stripped strings, empty ones dropped; a non-list is an error)."""
+    obj = parse_json(text, "assumptions")
+    out = {}
+    for key in ASSUMPTION_KEYS:
+        value = obj.get(key) or []
+        if not isinstance(value, list):
+            raise ReplyError(f"stage assumptions: {key!r} must be a list")
+        out[key] = [str(x).strip() for x in value if str(x).strip()]
+    return out
+
+
+def assumptions_block(notes: dict[str, list[str]]) -> str:
+    """The notes as ``generate_data`` reads them: one ``- item`` line each under its key, ``- (none)``
+    for an empty list (the released ``assumptions_prompt_block``)."""
+    lines = ["Use all relevant items below as hard context when designing generate_data."]
+    for key in ASSUMPTION_KEYS:
+        lines += [f"{key}:", *(f"- {x}" for x in notes.get(key) or ["(none)"])]
+    return "\n".join(lines)

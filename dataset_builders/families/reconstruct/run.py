@@ -11,7 +11,9 @@ from .cache import JobCache
 from .context import Context
 from .export import write_export
 from .pipeline import outcome_records, run_items
-from .prompts import PROMPTS, prompt_sha256
+from .prompts import prompt_sha256
+from .protocol import DEFAULT_PROTOCOL
+from .protocol import protocol as get_protocol
 from .sources import load_source
 
 __all__ = ["reconstruct"]
@@ -29,7 +31,8 @@ def _manifest(declared: dict[str, Any], rows: int, client: Any, ctx: Context, re
                    **({"sample": declared["sample"]} if "sample" in declared else {})},
         "model": {"name": client.model, "settings": client.inner.settings(),
                   "backend": type(client.inner).__name__, **({"sent": sent} if (sent := client.sent()) else {})},
-        "prompts": {"sha256": prompt_sha256(), "text": PROMPTS},
+        "protocol": ctx.protocol.settings(),
+        "prompts": {"sha256": prompt_sha256(ctx.prompts), "text": ctx.prompts},
         "sandbox": {"mechanism": ctx.mechanism, "isolates_files": MECHANISMS[ctx.mechanism].isolates_files,
                     "limits": asdict(ctx.limits)},
         "stages": {"max_rounds": ctx.rounds, "variants": ctx.variants},
@@ -42,12 +45,13 @@ def _manifest(declared: dict[str, Any], rows: int, client: Any, ctx: Context, re
 def reconstruct(source: str, work: str | Path, out: str | Path, client: Any, *, mechanism: str, limits: Any,
                 split: str | None = None, columns: dict[str, str] | None = None, license: str | None = None,
                 limit: int | None = None, sample: int | None = None, seed: int = 0, concurrency: int = 4,
-                overwrite: bool = False, command: str | None = None, progress: bool = False) -> dict[str, Any]:
+                overwrite: bool = False, command: str | None = None, progress: bool = False,
+                protocol: str = DEFAULT_PROTOCOL) -> dict[str, Any]:
     """Source -> outcomes -> export (``work/export``) -> ``out/chartprobe-families``; returns a summary.
 
     No release is built when no family was accepted (the summary says so); the export, manifest and
     review queue are written either way. ``limit``: the first N source rows; ``sample``: N rows drawn at
-    random with ``seed``. The summary's ``errors`` counts the failed items' reasons (most common first).
+    random with ``seed``; ``protocol``: ``paper`` (the released pipeline) or ``chartprobe`` (:mod:`.protocol`). The summary's ``errors`` counts the failed items' reasons (most common first).
     """
     from ...release.hub import build_release
     from ..released import released_params, released_preset
@@ -55,7 +59,7 @@ def reconstruct(source: str, work: str | Path, out: str | Path, client: Any, *, 
     work = Path(work)
     declared, rows = load_source(source, split=split, columns=columns, license=license, limit=limit,
                                   sample=sample, seed=seed)
-    ctx = Context(client, mechanism, limits, jobs=JobCache(work / "cache" / "jobs"))
+    ctx = Context(client, mechanism, limits, jobs=JobCache(work / "cache" / "jobs"), protocol=get_protocol(protocol))
     key_split = f"{declared['key']}_{declared['split']}"
     result = run_items(ctx, rows, key_split, work / "review", concurrency=concurrency, progress=progress)
     manifest = _manifest(declared, len(rows), client, ctx, result)

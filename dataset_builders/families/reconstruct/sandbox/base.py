@@ -36,12 +36,13 @@ class Limits:
     address space of ``memory_mb / processes`` (RLIMIT_AS), so all of them together stay under
     ``memory_mb``. (A cgroup v2 leaf would cap the sum directly; the hosts we run on do not delegate
     one, so the rlimit split is what runs, and :attr:`JobResult.guards` says so.) The interpreter
-    with numpy, pandas and matplotlib loaded needs about 400 MB of address space, hence the
-    defaults: three tasks of 682 MB each."""
+    with numpy, pandas and matplotlib loaded needs about 400 MB of address space, with the paper
+    protocol's libraries too (scipy, scikit-learn, statsmodels, seaborn, cartopy) about 600 MB, and
+    OpenBLAS then still needs room for its buffers: hence the defaults, three tasks of 1,365 MB."""
 
     cpu_s: float = 20.0
     wall_s: float = 40.0
-    memory_mb: int = 2048
+    memory_mb: int = 4096
     output_mb: int = 16
     processes: int = 3
 

@@ -21,7 +21,8 @@ import ast
 import re
 import threading
 
-__all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_ATTRIBUTES", "FORBIDDEN_NAMES", "CodeRejected", "check_code"]
+__all__ = ["ALLOWED_IMPORTS", "FORBIDDEN_ATTRIBUTES", "FORBIDDEN_NAMES", "CodeRejected", "check_code",
+           "imported_modules"]
 
 ALLOWED_IMPORTS = frozenset({
     "numpy", "pandas", "matplotlib", "math", "random", "statistics", "itertools", "collections",
@@ -71,11 +72,20 @@ def _imports(node: ast.AST) -> list[str]:
     return []
 
 
-def _check_node(node: ast.AST) -> None:
+def _allowed(name: str, allowed: frozenset[str]) -> bool:
+    """Whether an import of ``name`` passes: its top-level package is allowed, or the dotted name or
+    one of its parents is (``mpl_toolkits.mplot3d`` allows only that part of ``mpl_toolkits``)."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in allowed for i in range(1, len(parts) + 1))
+
+
+def _check_node(node: ast.AST, allowed: frozenset[str]) -> None:
     for name in _imports(node):
-        if name.split(".")[0] not in ALLOWED_IMPORTS:
+        if isinstance(node, ast.ImportFrom) and all(_allowed(f"{name}.{a.name}", allowed) for a in node.names):
+            continue  # `from mpl_toolkits import mplot3d` when only that part is allowed
+        if not _allowed(name, allowed):
             raise CodeRejected(f"line {node.lineno}: import of {name!r} (allowed: "
-                               f"{', '.join(sorted(ALLOWED_IMPORTS))})")
+                               f"{', '.join(sorted(allowed))})")
     if isinstance(node, ast.Name) and node.id in FORBIDDEN_NAMES:
         raise CodeRejected(f"line {node.lineno}: use of {node.id!r}")
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr.endswith("__"):
@@ -91,8 +101,23 @@ def _check_node(node: ast.AST) -> None:
         raise CodeRejected(f"line {node.lineno}: `{type(node).__name__.lower()}` statement")
 
 
-def check_code(code: str, function: str) -> None:
-    """Raise :class:`CodeRejected` unless ``code`` is one top-level ``function`` plus imports."""
+def imported_modules(code: str) -> list[str]:
+    """The modules ``code`` imports, in order (what the sandbox loads before it drops privileges)."""
+    try:
+        with _PARSE:
+            tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
+            names += [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+    return [n for n in dict.fromkeys(names) if n]
+
+
+def check_code(code: str, function: str, allowed: frozenset[str] = ALLOWED_IMPORTS) -> None:
+    """Raise :class:`CodeRejected` unless ``code`` is one top-level ``function`` plus imports of
+    ``allowed`` modules (a protocol's list for that function: :mod:`..protocol`)."""
     try:
         with _PARSE:
             tree = ast.parse(code)
@@ -114,4 +139,4 @@ def check_code(code: str, function: str) -> None:
         found = ", ".join(f.name for f in functions) or "none"
         raise CodeRejected(f"the code must define exactly one top-level function `{function}` (found: {found})")
     for node in ast.walk(tree):
-        _check_node(node)
+        _check_node(node, allowed)

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from .base import MECHANISMS, Call, CallResult, JobResult, Limits
-from .check import ALLOWED_IMPORTS, check_code
+from .check import ALLOWED_IMPORTS, check_code, imported_modules
 from .runtime import (
     EXIT_CPU,
     EXIT_FILES,
@@ -45,6 +45,11 @@ __all__ = ["mechanisms", "probe", "run_calls"]
 RUNNER = Path(__file__).with_name("runner.py")
 _WARM = [*sorted(ALLOWED_IMPORTS), "matplotlib.pyplot", "PIL.PngImagePlugin", "encodings.idna"]
 """What the runner loads before dropping privileges when the interpreter may be unreadable after."""
+
+
+def _warm_list(calls: list[Call]) -> list[str]:
+    """:data:`_WARM` and whatever else the calls import (a protocol may allow seaborn, scipy, ...)."""
+    return list(dict.fromkeys([*_WARM, *(m for c in calls for m in imported_modules(c.code))]))
 
 
 def _prlimit(limits: Limits, as_root: bool) -> list[str]:
@@ -187,7 +192,7 @@ def _run(calls: list[Call], limits: Limits, box, as_root: bool, host: Path, scra
          seccomp: int | None) -> JobResult:
     job = {"calls": [{"code": c.code, "function": c.function, "args": list(c.args), "savepath": c.savepath}
                      for c in calls], "drop_to": NOBODY if as_root else None, "result_fd": result_fd,
-           "warm": _WARM if as_root and not box.isolates_files else []}
+           "warm": _warm_list(calls) if as_root and not box.isolates_files else []}
     (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
     if as_root:
         host.chmod(0o711)  # the unprivileged child must cross it to reach its scratch folder
