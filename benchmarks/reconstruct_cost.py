@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -85,11 +86,17 @@ def _bare(code: str) -> float:
 
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
-        job = {"calls": [{"code": code, "function": "make_figure", "args": [DATA], "savepath": True}], "warm": []}
+        # the runner writes its results to a descriptor the host opened (as run_calls does)
+        fd = os.open(scratch / "results.json", os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        job = {"calls": [{"code": code, "function": "make_figure", "args": [DATA], "savepath": True}], "warm": [],
+               "result_fd": fd}
         (scratch / "job.json").write_text(json.dumps(job))
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-s", "-B", str(jobs.RUNNER), str(scratch)], check=True,
-                       env={"MPLBACKEND": "Agg", "MPLCONFIGDIR": str(jobs.font_cache()), "PATH": "/usr/bin:/bin"})
+        try:
+            subprocess.run([sys.executable, "-s", "-B", str(jobs.RUNNER), str(scratch)], check=True, pass_fds=(fd,),
+                           env={"MPLBACKEND": "Agg", "MPLCONFIGDIR": str(jobs.font_cache()), "PATH": "/usr/bin:/bin"})
+        finally:
+            os.close(fd)
         took = time.perf_counter() - start
         assert (scratch / "out_0.png").is_file()
     return took

@@ -5,6 +5,7 @@
     chartprobe merge  SHARD_DIR [SHARD_DIR ...] --out DIR [--overwrite]   (the shards' release, same hash)
     chartprobe reconstruct --source chartqa|HUB_ID|DIR --model M [--base-url URL] --work DIR --out DIR
                       (real charts in: Chartographer's reconstruction pipeline, sandboxed model code)
+    chartprobe restore-originals DIR [--source SPLIT=SOURCE ...]   (a Chartographer release's original charts)
     chartprobe render SPEC.json --out chart.png [--boxes boxes.json]
     chartprobe push   RELEASE --repo ORG/NAME --tag vX.Y.Z [--dry-run] [--private]
     chartprobe list   [charts|datasets|templates|interventions|flaws|tasks] [--benchmark B]
@@ -44,7 +45,7 @@ _NO_DEBUG_FLAG = ("eval",)  # its arguments all belong to lm_eval, --debug inclu
 def build_parser() -> argparse.ArgumentParser:
     """The argparse parser (also used to document the CLI in the README)."""
     from chartprobe.dataset_builders import commands as builder_commands
-    from chartprobe.dataset_builders import merge_cli, reconstruct_cli
+    from chartprobe.dataset_builders import merge_cli, reconstruct_cli, restore_cli
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks.harness import export_cli
     from chartprobe.eval_tasks.harness.lmms import cli as lmms_cli
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     builder_commands.add_parsers(sub)     # build, render, push, list
     merge_cli.add_parser(sub)             # merge
     reconstruct_cli.add_parser(sub)       # reconstruct
+    restore_cli.add_parser(sub)           # restore-originals
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     lmms_cli.add_parsers(sub)             # lmms-tasks-path
     add_train_parser(sub)                 # train
@@ -96,12 +98,13 @@ def _add_list_tasks(parser: argparse.ArgumentParser, list_tasks) -> None:
 
 def _known_errors() -> tuple[type[BaseException], ...]:
     from chartprobe.dataset_builders import commands as builder_commands
-    from chartprobe.dataset_builders import reconstruct_cli
+    from chartprobe.dataset_builders import reconstruct_cli, restore_cli
     from chartprobe.eval_tasks import commands as eval_commands
     from chartprobe.eval_tasks.harness import export_cli
     from chartprobe.training import cli as train_cli
 
-    return (builder_commands.known_errors() + reconstruct_cli.known_errors() + eval_commands.known_errors()
+    return (builder_commands.known_errors() + reconstruct_cli.known_errors() + restore_cli.known_errors()
+            + eval_commands.known_errors()
             + export_cli.known_errors() + train_cli.known_errors())
 
 

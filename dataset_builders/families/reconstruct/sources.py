@@ -80,19 +80,20 @@ class SourceRow:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def parse_columns(text: str) -> dict[str, str]:
-    """``image=img,question=q,answer=a`` -> the mapping (each role once, all three named)."""
+def parse_columns(text: str, roles: tuple[str, ...] = ROLES) -> dict[str, str]:
+    """``image=img,question=q,answer=a`` -> the mapping (each of ``roles`` once, all named)."""
     out: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         role, sep, column = part.partition("=")
-        if not sep or role.strip() not in ROLES or not column.strip():
-            raise SourceError(f"--columns: {part!r} is not ROLE=COLUMN with ROLE one of {', '.join(ROLES)}")
+        if not sep or role.strip() not in roles or not column.strip():
+            raise SourceError(f"--columns: {part!r} is not ROLE=COLUMN with ROLE one of {', '.join(roles)}")
         if role.strip() in out:
             raise SourceError(f"--columns: {role.strip()!r} given twice")
         out[role.strip()] = column.strip()
-    missing = [r for r in ROLES if r not in out]
+    missing = [r for r in roles if r not in out]
     if missing:
-        raise SourceError(f"--columns: no column for {', '.join(missing)} (give image=...,question=...,answer=...)")
+        raise SourceError(f"--columns: no column for {', '.join(missing)} (give "
+                          f"{','.join(r + '=...' for r in roles)})")
     return out
 
 
