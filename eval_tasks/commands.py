@@ -138,11 +138,18 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     for path in args.study or ():
         read_study(path)
+    groups = None
+    if args.model_groups:
+        if not args.paper_tables:
+            raise UsageError("--model-groups groups the paper tables' models: give --paper-tables too")
+        from .report.paper_tables import read_model_groups
+
+        groups = read_model_groups(args.model_groups)
     with no_new_folders(args.out):
         report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
                               allow_mixed_releases=args.allow_mixed_releases,
                               allow_mixed_scorers=args.allow_mixed_scorers, studies=args.study or (),
-                              formats=formats)
+                              formats=formats, paper_tables=args.paper_tables, model_groups=groups)
     for suite, ids in report["mixed_releases"].items():
         print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
     for suite, ids in report["mixed_scorers"].items():
@@ -252,9 +259,10 @@ def add_harness_parsers(sub: argparse._SubParsersAction) -> None:
 def known_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of these commands that mean bad input (one error line, exit 2), not a bug."""
     from .answer_judge.equivalence import JudgeError
+    from .report.paper_tables.groups import PaperTablesError
     from .rescoring.predictions import PredictionsError
 
-    return (PredictionsError, JudgeError)
+    return (PredictionsError, JudgeError, PaperTablesError)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -299,6 +307,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         "another judge model or prompt) side by side (default: refused); the report marks them")
     r.add_argument("--study", nargs="*", help="study.json files of `chartprobe train --seeds` (base vs Random FT vs "
                    "Bottleneck FT, mean ± sd over seeds): their tables are added to the report")
+    r.add_argument("--paper-tables", action="store_true",
+                   help="also write each paper's own tables in its layout, filled from these results: "
+                        "paper_tables.md and paper_tables/<paper>-<n>.md and .tex (booktabs), each cell with its n")
+    r.add_argument("--model-groups", metavar="FILE",
+                   help="YAML or JSON mapping a group name (e.g. 'Proprietary models') to its models, in table "
+                        "order: the paper tables' model groups and their averages (default: one group)")
     r.add_argument("--formats", default="png", metavar="png,pdf,svg",
                    help="figure formats, comma-separated (default: png); pdf and svg add vector copies of every "
                         "figure beside its PNG")

@@ -161,7 +161,8 @@ def _provenance_json(prov: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
 def build_report(results: Iterable[str | Path], out: str | Path, validity: Iterable[str | Path] = (), *,
                  compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
                  allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = (),
-                 formats: Sequence[str] = ("png",)) -> dict[str, Any]:
+                 formats: Sequence[str] = ("png",), paper_tables: bool = False,
+                 model_groups: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
@@ -175,6 +176,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     Models of one suite scored by different scorers (typed vs an LLM judge, two judges) are refused
     the same way unless ``allow_mixed_scorers``; every profile and comparison table names its scorer.
     Figures are PNG; ``formats`` (e.g. ``("png", "pdf", "svg")``) adds vector copies.
+    ``paper_tables`` adds each paper's own tables (:mod:`.paper_tables`; ``model_groups``: group name ->
+    models, as ``--model-groups`` reads it) as ``paper_tables.md`` and ``paper_tables/*.md|tex``.
     """
     from ..rescoring.lm_eval_tables import lm_eval_section
     from ..rescoring.provenance import check_same_releases, provenance_markdown
@@ -210,6 +213,13 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         if study_docs:
             report["studies"] = study_docs
         files: dict[Path, bytes | str] = {out / p.relative_to(scratch): p.read_bytes() for p in plots}
+        if paper_tables:
+            from .paper_tables import paper_table_files
+            from .paper_tables import paper_tables as fill_tables
+
+            tables = fill_tables(tests, model_groups)
+            report["paper_tables"] = [t.to_json() for t in tables]
+            files.update(paper_table_files(tables, out))
         files[out / "report.json"] = json.dumps(report, indent=1, default=str)
         # provenance and the paired comparison go right under the title, before the tables they qualify
         extra = provenance_markdown(prov, mixed, markdown_table) + scorer_markdown(prov, mixed_scorers, markdown_table)

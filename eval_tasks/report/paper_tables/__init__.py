@@ -1,0 +1,112 @@
+"""``chartprobe report --paper-tables``: each paper's own tables, in its layout, from our results.
+
+One function per table, registered with :func:`paper_table` under its paper and number, in the
+paper's order; each reads the test-split records of every model (:class:`PaperContext`) and
+returns a :class:`~.table.Table`, or None when the results hold nothing it could fill (a table
+of a benchmark nobody ran is left out, not printed empty). Model groups (proprietary /
+open-source) come from a small file (:mod:`.groups`). The report folder gets
+``paper_tables.md`` (every table), ``paper_tables/<paper>-<n>.md`` and ``.tex`` (booktabs), and
+``report.json`` their numbers with each cell's n.
+
+Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .groups import PaperTablesError, average_label, model_groups, read_model_groups
+from .table import Cell, Row, Table
+
+__all__ = ["PAPER_TABLES", "Cell", "PaperContext", "PaperTablesError", "Row", "Table", "average_label",
+           "paper_table", "paper_table_files", "paper_tables", "read_model_groups"]
+
+Records = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PaperContext:
+    """Every model's test-split records per suite, and the model groups in table order."""
+
+    records: Mapping[str, Mapping[str, Records]]
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def grouped(self, suite: str, keep: Callable[[Records], bool] = bool) -> list[tuple[str, list[tuple[str, Records]]]]:
+        """(group, [(model, its records of ``suite``)]) for the models whose records ``keep`` accepts."""
+        out = []
+        for group, models in self.groups:
+            members = [(m, self.records[m][suite]) for m in models
+                       if suite in self.records.get(m, {}) and keep(self.records[m][suite])]
+            if members:
+                out.append((group, members))
+        return out
+
+    def models(self, suite: str, keep: Callable[[Records], bool] = bool) -> list[tuple[str, Records]]:
+        """Every (model, records of ``suite``) in table order."""
+        return [pair for _, pairs in self.grouped(suite, keep) for pair in pairs]
+
+
+PAPER_TABLES: list[tuple[str, str, Callable[[PaperContext], Table | None]]] = []
+
+
+def paper_table(paper: str, number: str) -> Callable:
+    """Register a table function under its paper and number (the paper's order is registration order)."""
+    def register(fn: Callable[[PaperContext], Table | None]) -> Callable[[PaperContext], Table | None]:
+        if any((p, n) == (paper, number) for p, n, _ in PAPER_TABLES):
+            raise ValueError(f"{paper} Table {number} registered twice")
+        PAPER_TABLES.append((paper, number, fn))
+        return fn
+    return register
+
+
+def _load() -> None:
+    from . import chartographer  # noqa: F401  (registers its tables)
+
+
+def paper_tables(records: Mapping[str, Mapping[str, Records]],
+                 declared: Mapping[str, list[str]] | None = None) -> list[Table]:
+    """Every registered table the records can fill, in paper and table order."""
+    _load()
+    groups = tuple((g, tuple(ms)) for g, ms in model_groups(records, dict(declared or {})))
+    ctx = PaperContext(records, groups)
+    return [t for _, _, fn in PAPER_TABLES if (t := fn(ctx)) is not None]
+
+
+def paper_table_files(tables: list[Table], out: Path) -> dict[Path, str]:
+    """``paper_tables.md`` and one ``.md`` and ``.tex`` per table under ``out``."""
+    files: dict[Path, str] = {}
+    if not tables:
+        return files
+    head = ["# Paper tables", "",
+            ("Each paper's tables in its own layout, filled from these results (test split). A cell's "
+            "parenthesised number is its n; what n counts is said under each table.")]
+    files[out / "paper_tables.md"] = "\n\n".join(["\n".join(head), *(t.to_markdown() for t in tables)]) + "\n"
+    for t in tables:
+        files[out / "paper_tables" / f"{t.key}.md"] = t.to_markdown() + "\n"
+        files[out / "paper_tables" / f"{t.key}.tex"] = t.to_latex()
+    return files
+
+
+def mean_cell(cells: list[Cell], fmt: str = "3f") -> Cell:
+    """The arithmetic mean of the cells that have a value (a group's average row), n = how many."""
+    values = [c.value for c in cells if c.value is not None]
+    return Cell(sum(values) / len(values) if values else None, len(values) or None, fmt)
+
+
+def grouped_rows(ctx: PaperContext, suite: str, cells_of: Callable[[str, Records], list[Cell]],
+                 keep: Callable[[Records], bool] = bool, *, averages: bool = True) -> list[Row]:
+    """Section, model and average rows as the papers lay them out: each group's name, its models, and
+    (``averages``) the arithmetic mean of each column over the group's models."""
+    rows: list[Row] = []
+    for group, members in ctx.grouped(suite, keep):
+        rows.append(Row(group, kind="section"))
+        per_model = [(m, cells_of(m, rs)) for m, rs in members]
+        rows += [Row(m, tuple(cells)) for m, cells in per_model]
+        if averages:
+            columns = list(zip(*(cells for _, cells in per_model), strict=True))
+            rows.append(Row(average_label(group), tuple(mean_cell(list(col), col[0].fmt) for col in columns),
+                            kind="average"))
+    return rows

@@ -1,0 +1,174 @@
+"""``chartprobe report --paper-tables``: Chartographer's tables from crafted results of three models in two
+groups, every cell below computed by hand from the records in ``_records`` (§3.4, A.8, Appendix B).
+
+The crafted families (two on ChartQA, one on ChartMuseum; original, reconstruction, two variants):
+
+- model A (proprietary): ChartQA q1 O+ R+ V(+, stale -), q2 O- R+ V(+, -); ChartMuseum m1 O+ R- V(stale -,
+  noisy -); rescaled reconstructions of m1: 75% right, 50% wrong.
+- model B (proprietary): everything right; rescaled reconstructions right.
+- model C (open-source): everything wrong, every answer a new one; no resolution rows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from chartprobe.eval_tasks.report.paper_tables import Cell, Row, Table
+from chartprobe.eval_tasks.rescoring.results import FORMAT, to_columns
+
+from chartprobe.cli import main
+
+GROUPS = "Proprietary models: [model-A, model-B]\nOpen-source models: [model-C]\n"
+
+
+def _family(fid: str, group: str, outcomes: list[tuple[str, bool, str]], reasoning: str | None = None) -> list[dict]:
+    out = []
+    for i, (role, correct, normalized) in enumerate(outcomes):
+        out.append({"task": "chartprobe_families", "family_id": fid, "role": role, "correct": correct,
+                    "normalized": normalized, "group": group, "source": fid, "resolution": False,
+                    "reasoning_type": reasoning, "variant_seed": i - 2 if role == "variant" else -1})
+    return out
+
+
+def _resolution(fid: str, group: str, scale: float, correct: bool) -> dict:
+    return {"task": "chartprobe_families_resolution", "family_id": fid, "role": "reconstruction",
+            "correct": correct, "normalized": "z", "group": group, "source": fid, "resolution": True,
+            "scale": scale, "reasoning_type": "visual"}
+
+
+def _records() -> dict[str, list[dict]]:
+    a = (_family("chartqa_val-q1", "chartqa", [("original", True, "a"), ("reconstruction", True, "a"),
+                                               ("variant", True, "b"), ("variant", False, "a")])
+         + _family("chartqa_val-q2", "chartqa", [("original", False, "x"), ("reconstruction", True, "a"),
+                                                 ("variant", True, "b"), ("variant", False, "y")])
+         + _family("chartmuseum_dev-m1", "chartmuseum", [("original", True, "7"), ("reconstruction", False, "8"),
+                                                         ("variant", False, "7"), ("variant", False, "9")], "visual")
+         + [_resolution("chartmuseum_dev-m1", "chartmuseum", 0.75, True),
+            _resolution("chartmuseum_dev-m1", "chartmuseum", 0.5, False)])
+    right = [("original", True, "g"), ("reconstruction", True, "g"), ("variant", True, "h"), ("variant", True, "i")]
+    b = (_family("chartqa_val-q1", "chartqa", right) + _family("chartqa_val-q2", "chartqa", right)
+         + _family("chartmuseum_dev-m1", "chartmuseum", right, "visual")
+         + [_resolution("chartmuseum_dev-m1", "chartmuseum", 0.75, True),
+            _resolution("chartmuseum_dev-m1", "chartmuseum", 0.5, True)])
+    wrong = [("original", False, "w1"), ("reconstruction", False, "w2"), ("variant", False, "w3"),
+             ("variant", False, "w4")]
+    c = (_family("chartqa_val-q1", "chartqa", wrong) + _family("chartqa_val-q2", "chartqa", wrong)
+         + _family("chartmuseum_dev-m1", "chartmuseum", wrong, "visual"))
+    return {"model-A": a, "model-B": b, "model-C": c}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("paper-tables")
+    models = {}
+    for model, records in _records().items():
+        for i, r in enumerate(records):
+            r["doc_id"] = i
+        models[model] = {"records": {"families": to_columns(records)}}
+    (root / "results.json").write_text(json.dumps({"format": FORMAT, "models": models}))
+    (root / "groups.yaml").write_text(GROUPS)
+    assert main(["report", str(root / "results.json"), "--out", str(root / "rep"), "--paper-tables",
+                 "--model-groups", str(root / "groups.yaml")]) == 0
+    doc = json.loads((root / "rep" / "report.json").read_text())
+    return {"tables": {t["key"]: t for t in doc["paper_tables"]}, "out": root / "rep", "root": root}
+
+
+def _cells(table: dict) -> dict[str, list[tuple[str, int | None]]]:
+    """row label -> [(printed value, n), ...]; sections left out."""
+    return {r["label"]: [(c["text"], c["n"]) for c in r["cells"]] for r in table["rows"] if r["kind"] != "section"}
+
+
+def test_table_1_oa_ra_va_rvc_per_model_dataset_and_group_average(report):
+    t = report["tables"]["chartographer-1"]
+    assert t["spans"] == [["ChartQA", 4], ["ChartMuseum", 4]]
+    assert [r["label"] for r in t["rows"]] == ["Proprietary models", "model-A", "model-B", "Proprietary average",
+                                               "Open-source models", "model-C", "Open-source average"]
+    cells = _cells(t)
+    # A, ChartQA: OA 1/2, RA 2/2, VA 2/4, RVC 100*(.5-.5)/.5 = 0; its two family differences (-.5, +.5) cancel: p = 1
+    assert cells["model-A"][:4] == [("0.500", 2), ("1.000", 2), ("0.500", 4), ("+0.0", 2)]
+    # A, ChartMuseum: OA 1, RA 0, VA 0, RVC -100 (one family: p = 1, no star)
+    assert cells["model-A"][4:] == [("1.000", 1), ("0.000", 1), ("0.000", 2), ("-100.0", 1)]
+    assert cells["Proprietary average"] == [("0.750", 2), ("1.000", 2), ("0.750", 2), ("+0.0", 2),
+                                            ("1.000", 2), ("0.500", 2), ("0.500", 2), ("-50.0", 2)]
+    # C: OA 0, so RVC is undefined (an en dash) and its group average has no value
+    assert cells["model-C"][3] == ("–", 2) and cells["Open-source average"][3] == ("–", None)
+
+
+def test_table_2_resolution_on_chartmuseum(report):
+    cells = _cells(report["tables"]["chartographer-2"])
+    assert list(cells) == ["model-A", "model-B", "Mean"]  # C has no resolution rows
+    assert cells["model-A"] == [("1.000", 1), ("0.000", 1), ("1.000", 1), ("0.000", 1)]
+    assert cells["Mean"] == [("1.000", 2), ("0.500", 2), ("1.000", 2), ("0.500", 2)]
+
+
+def test_table_3_update_outcomes_averaged_within_groups(report):
+    t = report["tables"]["chartographer-3"]
+    assert t["spans"] == [["Proprietary", 3], ["Open-source", 3]]
+    cells = _cells(t)
+    # ChartQA: A's solved family q1 -> CU 1/2, SP 1/2; B all CU; C solved nothing
+    assert cells["ChartQA"] == [("0.750", 2), ("0.000", 2), ("0.250", 2), ("–", None), ("–", None), ("–", None)]
+    # ChartMuseum: A's m1 -> SP ("7" again) and NU ("9")
+    assert cells["ChartMuseum"][:3] == [("0.500", 2), ("0.250", 2), ("0.250", 2)]
+
+
+def test_table_8_original_and_reconstruction_controls(report):
+    cells = _cells(report["tables"]["chartographer-8"])
+    # ChartQA agreement: A 1/2, B 1, C 1 (both wrong) -> 0.833; CVA-R: A .5, B 1; RVC-R: A -50, B 0
+    assert cells["ChartQA"] == [("0.833", 3), ("0.750", 2), ("0.750", 2), ("+0.0%", 2), ("-25.0%", 2)]
+    # ChartMuseum: agreement A 0, B 1, C 1; CVA-R only B (A's reconstruction failed); RVC-R: A's RA is 0
+    assert cells["ChartMuseum"] == [("0.667", 3), ("0.500", 2), ("1.000", 1), ("-50.0%", 2), ("+0.0%", 1)]
+
+
+def test_table_9_original_reconstruction_counts_pooled(report):
+    cells = _cells(report["tables"]["chartographer-9"])
+    assert cells["ChartQA"] == [("2", 3), ("1", 3), ("0", 3), ("3", 3)]
+    assert cells["ChartMuseum"] == [("1", 3), ("0", 3), ("1", 3), ("1", 3)]
+
+
+def test_table_15_cva_by_reasoning_type(report):
+    t = report["tables"]["chartographer-15"]
+    assert t["columns"] == ["Model", "Text", "Visual/text", "Synthesis", "Visual"]
+    cells = _cells(t)
+    assert cells["model-A"] == [("–", None), ("–", None), ("–", None), ("0.000", 1)]
+    assert cells["model-B"][3] == ("1.000", 1) and cells["model-C"][3] == ("–", 1)
+
+
+def test_markdown_and_latex_files(report):
+    out = report["out"]
+    md = (out / "paper_tables" / "chartographer-1.md").read_text()
+    assert "|  | ChartQA |  |  |  | ChartMuseum |  |  |  |" in md
+    assert "| **Proprietary average** | 0.750 (2) | 1.000 (2) |" in md
+    tex = (out / "paper_tables" / "chartographer-1.tex").read_text()
+    assert r"\toprule" in tex and r"\bottomrule" in tex and r"\multicolumn{4}{c}{ChartMuseum}" in tex
+    assert r"\cmidrule(lr){2-5} \cmidrule(lr){6-9}" in tex and r"\textit{Open-source models}" in tex
+    assert r"model-A & 0.500\,{\scriptsize(2)}" in tex
+    assert (out / "paper_tables.md").read_text().count("**Chartographer Table") == 6
+
+
+def test_stars_and_escapes_render_as_the_paper_prints_them():
+    t = Table("x-1", "Rates of 5% & more", ("Model", "RVC"), [Row("gpt_4o", (Cell(-24.3, 147, "signed1", "**"),))])
+    assert "| gpt_4o | **-24.3 (147) |" in t.to_markdown()
+    tex = t.to_latex()
+    assert r"gpt\_4o & $^{**}$-24.3\,{\scriptsize(147)} \\" in tex and r"Rates of 5\% \& more" in tex
+
+
+@pytest.mark.parametrize("groups, message", [
+    ("[a, b]\n", "expected a mapping of group name"),
+    ("Proprietary models: [model-A]\nOpen-source models: [model-A]\n", "is in both"),
+    ("Proprietary models: model-A\n", "must list model names"),
+])
+def test_a_bad_groups_file_is_one_line(report, tmp_path, groups, message, capsys):
+    (tmp_path / "g.yaml").write_text(groups)
+    assert main(["report", str(report["root"] / "results.json"), "--out", str(tmp_path / "rep"), "--paper-tables",
+                 "--model-groups", str(tmp_path / "g.yaml")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and not (tmp_path / "rep").exists()
+
+
+def test_without_the_flag_no_paper_tables_are_written(report, tmp_path):
+    assert main(["report", str(report["root"] / "results.json"), "--out", str(tmp_path / "rep")]) == 0
+    assert not (tmp_path / "rep" / "paper_tables.md").exists()
+    assert "paper_tables" not in json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert Path(report["out"] / "paper_tables.md").is_file()
