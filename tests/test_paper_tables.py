@@ -172,3 +172,94 @@ def test_without_the_flag_no_paper_tables_are_written(report, tmp_path):
     assert not (tmp_path / "rep" / "paper_tables.md").exists()
     assert "paper_tables" not in json.loads((tmp_path / "rep" / "report.json").read_text())
     assert Path(report["out"] / "paper_tables.md").is_file()
+
+
+# --- LegendBench ------------------------------------------------------------------------------------
+# Model G (general-purpose): chains c1 (parse +, locate +, extract -, reason +) and c2 (+, +, +, reason -);
+# counterfactual group g1: base +, preserving variant +, altering variant -; answerability group g2: base +
+# (answers), v1 unanswerable and refused (+), v2 unanswerable and answered (-), v3 answerable but refused (-).
+# Model K (chart-specific): every row wrong, never refuses. G's channel and visibility studies below.
+
+
+def _legend(model_right: bool) -> list[dict]:
+    def row(task="chartprobe_legend", correct=True, **fields):
+        return {"task": task, "correct": model_right and correct, "abstained": False, **fields}
+
+    rows = []
+    for chain, outcomes in (("c1", (True, True, False, True)), ("c2", (True, True, True, False))):
+        for (role, cap), ok in zip((("parse", "guide_read"), ("locate", "bind"), ("extract", "value_extraction"),
+                                    ("reason", "reason")), outcomes, strict=True):
+            rows.append(row(correct=ok, chain_id=chain, chain_role=role, capability=cap))
+    rows += [row(expected="base", group_id="g1"),
+             row(expected="same", group_id="g1", intervention_family="preserving"),
+             row(correct=False, expected="new", group_id="g1", intervention_family="altering")]
+    rows += [row(expected="base", group_id="g2"),
+             {**row(expected="abstain", group_id="g2", intervention_family="answerability"),
+              "abstained": model_right},
+             row(correct=False, expected="abstain", group_id="g2", intervention_family="answerability"),
+             {**row(correct=False, expected="answer", group_id="g2", intervention_family="answerability"),
+              "abstained": model_right}]
+    if model_right:
+        for level, outcomes in (("color", (True, True, False, True)), ("marker", (False, True, True, False))):
+            for cap, ok in zip(("guide_read", "bind", "value_extraction", "reason"), outcomes, strict=True):
+                rows.append(row("chartprobe_legend_channel", ok, study_factor="channel", study_level=level,
+                                mark_family="point", capability=cap))
+        vis = {"task": "chartprobe_legend_visibility", "study_factor": "visibility", "correct": False}
+        rows += [{**vis, "expected": "base", "group_id": "v1", "abstained": False, "study_level": ""},
+                 {**vis, "expected": "abstain", "group_id": "v1", "abstained": True, "study_level": "mask_full"},
+                 {**vis, "expected": "abstain", "group_id": "v1", "abstained": False, "study_level": "mask_full"},
+                 {**vis, "expected": "base", "group_id": "v2", "abstained": False, "study_level": ""},
+                 {**vis, "expected": "answer", "group_id": "v2", "abstained": True, "study_level": "keep_target"},
+                 {**vis, "expected": "abstain", "group_id": "v2", "abstained": False, "study_level": "keep_target"}]
+    return rows
+
+
+@pytest.fixture(scope="module")
+def legend_report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("paper-tables-legend")
+    models = {}
+    for model, right in (("model-G", True), ("model-K", False)):
+        records = _legend(right)
+        for i, r in enumerate(records):
+            r["doc_id"] = i
+        models[model] = {"records": {"legend": to_columns(records)}}
+    (root / "results.json").write_text(json.dumps({"format": FORMAT, "models": models}))
+    (root / "groups.yaml").write_text("General-purpose models: [model-G]\nChart-specific models: [model-K]\n")
+    assert main(["report", str(root / "results.json"), "--out", str(root / "rep"), "--paper-tables",
+                 "--model-groups", str(root / "groups.yaml")]) == 0
+    return {t["key"]: t for t in json.loads((root / "rep" / "report.json").read_text())["paper_tables"]}
+
+
+def test_legendbench_table_4_capability_profile(legend_report):
+    t = legend_report["legendbench-4"]
+    assert [s[0] for s in t["spans"]] == ["Overall", "Parsing", "Grounding", "Reasoning", "Counterfactual",
+                                          "Abstention"]
+    cells = _cells(t)
+    # QA 10/15; chains 0/2; guide 2/2, bind 2/2, VE 1/2, reason 1/2; Reason.|Sup.: only c2 is supported, its
+    # reason row wrong; Cons. 1/1, Resp. 0/1, CR 0; AP 1 hit / 2 refusals, AR 1/2, AF1 over the 4 rows in scope
+    assert cells["model-G"] == [("66.67", 15), ("0.00", 2), ("100.00", 2), ("100.00", 2), ("50.00", 2),
+                                ("50.00", 2), ("0.00", 1), ("100.00", 1), ("0.00", 1), ("0.00", 2), ("50.00", 2),
+                                ("50.00", 2), ("50.00", 4)]
+    # K: nothing supported (an en dash), never refuses (AP 0 over no refusals, as the paper prints 0.00)
+    assert cells["model-K"][6] == ("–", None) and cells["model-K"][10:] == [("0.00", None), ("0.00", 2),
+                                                                              ("0.00", 4)]
+    assert cells["General-purpose average"][0] == ("66.67", 1)
+    assert [r["label"] for r in t["rows"] if r["kind"] == "section"] == ["General-purpose models",
+                                                                          "Chart-specific models"]
+
+
+def test_legendbench_table_6_channel_study_per_model(legend_report):
+    assert "legendbench-6-model-k" not in legend_report  # K ran no channel study
+    cells = _cells(legend_report["legendbench-6-model-g"])
+    # grounding pools bind and value-extraction rows
+    assert cells == {"Color": [("1.00", 4), ("0.50", 4), ("1.00", 4)], "Marker": [("0.00", 4), ("1.00", 4),
+                                                                                  ("0.00", 4)]}
+    assert legend_report["legendbench-6-model-g"]["rows"][0] == {"label": "Point marks", "kind": "section",
+                                                                 "cells": []}
+
+
+def test_legendbench_table_7_visibility_study_per_model(legend_report):
+    cells = _cells(legend_report["legendbench-7-model-g"])
+    # Mask_Full: 1 hit of 1 refusal, 1 of 2 unanswerable -> AF1 2/3; Keep_Target: its one refusal is wrong
+    assert cells == {"Mask_Full": [("1.00", 1), ("0.50", 2), ("0.67", None)],
+                     "Keep_Target": [("0.00", 1), ("0.00", 1), ("0.00", None)]}

@@ -8,7 +8,8 @@ open-source) come from a small file (:mod:`.groups`). The report folder gets
 ``paper_tables.md`` (every table), ``paper_tables/<paper>-<n>.md`` and ``.tex`` (booktabs), and
 ``report.json`` their numbers with each cell's n.
 
-Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`).
+Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`), LegendBench
+Tables 4, 6 and 7 (:mod:`.legendbench`).
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ class PaperContext:
         return [pair for _, pairs in self.grouped(suite, keep) for pair in pairs]
 
 
-PAPER_TABLES: list[tuple[str, str, Callable[[PaperContext], Table | None]]] = []
+TableFn = Callable[["PaperContext"], "Table | list[Table] | None"]
+"""A table function: one table, one per model (the papers' single-model studies), or None."""
+PAPER_TABLES: list[tuple[str, str, TableFn]] = []
 
 
 def paper_table(paper: str, number: str) -> Callable:
     """Register a table function under its paper and number (the paper's order is registration order)."""
-    def register(fn: Callable[[PaperContext], Table | None]) -> Callable[[PaperContext], Table | None]:
+    def register(fn: TableFn) -> TableFn:
         if any((p, n) == (paper, number) for p, n, _ in PAPER_TABLES):
             raise ValueError(f"{paper} Table {number} registered twice")
         PAPER_TABLES.append((paper, number, fn))
@@ -63,7 +66,7 @@ def paper_table(paper: str, number: str) -> Callable:
 
 
 def _load() -> None:
-    from . import chartographer  # noqa: F401  (registers its tables)
+    from . import chartographer, legendbench  # noqa: F401  (register their tables)
 
 
 def paper_tables(records: Mapping[str, Mapping[str, Records]],
@@ -72,7 +75,11 @@ def paper_tables(records: Mapping[str, Mapping[str, Records]],
     _load()
     groups = tuple((g, tuple(ms)) for g, ms in model_groups(records, dict(declared or {})))
     ctx = PaperContext(records, groups)
-    return [t for _, _, fn in PAPER_TABLES if (t := fn(ctx)) is not None]
+    out: list[Table] = []
+    for _, _, fn in PAPER_TABLES:
+        made = fn(ctx)
+        out += made if isinstance(made, list) else [made] if made is not None else []
+    return out
 
 
 def paper_table_files(tables: list[Table], out: Path) -> dict[Path, str]:

@@ -38,10 +38,15 @@ def _pct1(v: float) -> str:
     return f"{100 * v:.1f}"
 
 
+def _pct2(v: float) -> str:
+    return f"{100 * v:.2f}"
+
+
 FORMATS: dict[str, Callable[[float], str]] = {"3f": _three, "signed1": _signed1, "signed_pct": _signed_pct,
-                                              "count": _count, "pct1": _pct1}
+                                              "count": _count, "pct1": _pct1, "pct2": _pct2, "2f": "{:.2f}".format}
 """How a value prints: 3 decimals (accuracies), a signed one-decimal number (RVC), a signed percent
-(Table 8's RVC columns), a count with thousands commas, a 0-1 rate as a one-decimal percentage."""
+(Table 8's RVC columns), a count with thousands commas, a 0-1 rate as a percentage with one or two
+decimals (LegendBench prints 52.43), two decimals (LegendBench's studies print 0.94)."""
 
 
 @dataclass(frozen=True)
