@@ -263,3 +263,78 @@ def test_legendbench_table_7_visibility_study_per_model(legend_report):
     # Mask_Full: 1 hit of 1 refusal, 1 of 2 unanswerable -> AF1 2/3; Keep_Target: its one refusal is wrong
     assert cells == {"Mask_Full": [("1.00", 1), ("0.50", 2), ("0.67", None)],
                      "Keep_Target": [("0.00", 1), ("0.00", 1), ("0.00", None)]}
+
+
+# --- ChartJudgeBench --------------------------------------------------------------------------------
+# Model P (proprietary): CPA pairs p1 (color, bar) right both ways, p2 (color, line) "A" both ways (position
+# bias), p3 (encoding, bar) right; CRJ editing: TP, FP, TN and an unparsable Accept (a FN); reproduction TP, TN.
+# Model Q (open-source): always "B"; CRJ editing: a FN and a TN; no reproduction run.
+
+
+def _judge(model: str) -> list[dict]:
+    picks = {"P": {"p1": ("A", "B"), "p2": ("A", "A"), "p3": ("A", "B")},
+             "Q": {"p1": ("B", "B"), "p2": ("B", "B"), "p3": ("B", "B")}}[model]
+    meta = {"p1": ("color_consistency", "visual_effects", "bar"), "p2": ("color_consistency", "visual_effects", "line"),
+            "p3": ("data_encoding", "data_fidelity", "bar")}
+    rows = []
+    for pair, (first, second) in picks.items():
+        criterion, dimension, kind = meta[pair]
+        for order, choice, gold in (("better_first", first, "A"), ("worse_first", second, "B")):
+            rows.append({"task": "chartprobe_judge_cpa", "pair_id": pair, "order": order, "criterion": criterion,
+                         "dimension": dimension, "chart_kind": kind, "choices": [choice], "correct": choice == gold})
+    crj = {"P": [("edit", "e1", "Accept", "accept"), ("edit", "e2", "Reject", "accept"),
+                 ("edit", "e3", "Reject", "reject"), ("edit", "e4", "Accept", None),
+                 ("repro", "r1", "Accept", "accept"), ("repro", "r2", "Reject", "reject")],
+           "Q": [("edit", "e1", "Accept", "reject"), ("edit", "e2", "Reject", "reject")]}[model]
+    for task, item, label, verdict in crj:
+        rows.append({"task": f"chartprobe_judge_crj_{task}", "item_id": item, "label": label, "verdicts": [verdict],
+                     "crj_task": "editing" if task == "edit" else "reproduction",
+                     "correct": verdict is not None and verdict == label.lower()})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def judge_report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("paper-tables-judge")
+    models = {}
+    for model in ("P", "Q"):
+        records = _judge(model)
+        for i, r in enumerate(records):
+            r["doc_id"] = i
+        models[f"model-{model}"] = {"records": {"judge": to_columns(records)}}
+    (root / "results.json").write_text(json.dumps({"format": FORMAT, "models": models}))
+    (root / "groups.yaml").write_text(GROUPS.replace("model-A, model-B", "model-P").replace("model-C", "model-Q"))
+    assert main(["report", str(root / "results.json"), "--out", str(root / "rep"), "--paper-tables",
+                 "--model-groups", str(root / "groups.yaml")]) == 0
+    return {t["key"]: t for t in json.loads((root / "rep" / "report.json").read_text())["paper_tables"]}
+
+
+def test_chartjudgebench_table_1_cpa_by_criterion(judge_report):
+    t = judge_report["chartjudgebench-1"]
+    assert t["spans"] == [["Visual Effects", 3], ["Data Fidelity", 2], ["Layout Structure", 2], ["", 1]]
+    assert "(chartprobe's prompts)" in t["title"]
+    cells = _cells(t)
+    # Color: p1 right, p2 biased -> 1/2; Encoding 1/1; Avg. the mean of the criteria asked, over 3 pairs
+    assert cells["model-P"] == [("50.0", 2), ("–", None), ("–", None), ("–", None), ("100.0", 1), ("–", None),
+                                ("–", None), ("75.0", 3)]
+    assert cells["model-Q"][0] == ("0.0", 2) and cells["Open-source average"][7] == ("0.0", 1)
+
+
+def test_chartjudgebench_table_2_crj(judge_report):
+    cells = _cells(judge_report["chartjudgebench-2"])
+    # editing TP, FP, TN, FN: every rate 1/2; reproduction all right
+    assert cells["model-P"] == [("50.0", 4)] * 5 + [("100.0", 2)] * 5
+    # Q: FN, TN -> acc 1/2, no Accept predicted (precision 0 by convention), recall 0, specificity 1
+    assert cells["model-Q"][:5] == [("50.0", 2), ("0.0", 2), ("0.0", 2), ("0.0", 2), ("100.0", 2)]
+    assert cells["model-Q"][5:] == [("–", None)] * 5
+
+
+def test_chartjudgebench_table_5_cpa_by_chart_type(judge_report):
+    t = judge_report["chartjudgebench-5"]
+    assert t["columns"] == ["Model", "Bar", "Line", "Avg."]
+    assert _cells(t)["model-P"] == [("100.0", 2), ("0.0", 1), ("50.0", 3)]
+
+
+def test_chartjudgebench_figure_5_position_preference(judge_report):
+    cells = _cells(judge_report["chartjudgebench-fig5"])
+    assert cells["model-P"] == [("66.7", 6), ("33.3", 6)] and cells["model-Q"] == [("0.0", 6), ("100.0", 6)]

@@ -8,8 +8,8 @@ open-source) come from a small file (:mod:`.groups`). The report folder gets
 ``paper_tables.md`` (every table), ``paper_tables/<paper>-<n>.md`` and ``.tex`` (booktabs), and
 ``report.json`` their numbers with each cell's n.
 
-Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`), LegendBench
-Tables 4, 6 and 7 (:mod:`.legendbench`).
+Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`), ChartJudgeBench
+Tables 1, 2, 5 and Fig. 5 (:mod:`.chartjudgebench`), LegendBench Tables 4, 6 and 7 (:mod:`.legendbench`).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def paper_table(paper: str, number: str) -> Callable:
 
 
 def _load() -> None:
-    from . import chartographer, legendbench  # noqa: F401  (register their tables)
+    from . import chartographer, chartjudgebench, legendbench  # noqa: F401  (register their tables)
 
 
 def paper_tables(records: Mapping[str, Mapping[str, Records]],
