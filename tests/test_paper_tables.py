@@ -338,3 +338,97 @@ def test_chartjudgebench_table_5_cpa_by_chart_type(judge_report):
 def test_chartjudgebench_figure_5_position_preference(judge_report):
     cells = _cells(judge_report["chartjudgebench-fig5"])
     assert cells["model-P"] == [("66.7", 6), ("33.3", 6)] and cells["model-Q"] == [("0.0", 6), ("100.0", 6)]
+
+
+# --- the fine-tuning studies: ChartProbe Tables 1-3, LegendBench Table 5 --------------------------------
+
+
+def _stat(mean: float, seeds: int = 3) -> dict:
+    return {"mean": mean, "sd": 0.01 if seeds > 1 else 0.0, "n_seeds": seeds}
+
+
+def _study(benchmark: str, settings: list[list[str]], capability: dict, crossed: dict, design: str) -> dict:
+    return {"format": "chartprobe-study/1", "benchmark": benchmark, "model": "tiny-vlm", "seeds": [42, 43, 44],
+            "budget": None, "tasks": "t", "profile_splits": {}, "design": design, "settings": settings,
+            "tables": {"capability": capability, "crossed": crossed, "crossed_dimension": "domain_skill",
+                       "crossed_title": "domain x skill"}}
+
+
+PROBES_CROSSED = {  # setting -> domain/skill -> mean: base, then perception-only and grounding-only LoRA
+    "base": {"bar/perception": .40, "bar/grounding": .50, "bar/reasoning": .30,
+             "pie/perception": .20, "pie/grounding": .10, "pie/reasoning": .05},
+    "P": {"bar/perception": .80, "bar/grounding": .45, "bar/reasoning": .35,
+          "pie/perception": .60, "pie/grounding": .15, "pie/reasoning": .05},
+    "G": {"bar/perception": .40, "bar/grounding": .70, "bar/reasoning": .30,
+          "pie/perception": .25, "pie/grounding": .60, "pie/reasoning": .10}}
+PROBES_CAPABILITY = {"CR bar (fuzzy)": {"base": .24, "P": .30, "G": .28}, "CR pie (fuzzy)": {"base": .26, "P": .40, "G": .20},
+                     "chartqa relaxed_accuracy,none (lm-eval)": {"base": .50, "P": .55, "G": .52},
+                     "all rows": {"base": .30, "P": .50, "G": .45}}
+LEGEND_CAPABILITY = {"QA Acc": {"base": .60, "random": .65, "bottleneck": .70},
+                     "Chain Acc": {"base": .30, "random": .32, "bottleneck": .40},
+                     "CR": {"base": .50, "random": .45, "bottleneck": .55},
+                     "AF1": {"base": .10, "random": .20, "bottleneck": .15},
+                     "chartqa relaxed_accuracy,none (lm-eval)": {"base": .80, "random": .78, "bottleneck": .84},
+                     "all rows": {"base": .5, "random": .5, "bottleneck": .5}}
+
+
+def _stats(by_setting: dict) -> dict:
+    return {k: _stat(v, 1 if k == "base" else 3) for k, v in by_setting.items()}
+
+
+@pytest.fixture(scope="module")
+def study_report(tmp_path_factory):
+    root = tmp_path_factory.mktemp("paper-tables-study")
+    probes = _study("probes", [["base", "Base"], ["P", "P"], ["G", "G"]],
+                    {name: _stats(v) for name, v in PROBES_CAPABILITY.items()},
+                    {s: {c: _stat(m, 1 if s == "base" else 3) for c, m in cells.items()}
+                     for s, cells in PROBES_CROSSED.items()}, "skill_sets")
+    legend = _study("legend", [["base", "Base"], ["random", "Random FT"], ["bottleneck", "Bottleneck FT"]],
+                    {name: _stats(v) for name, v in LEGEND_CAPABILITY.items()}, {}, "selection")
+    for name, doc in (("probes", probes), ("legend", legend)):
+        (root / f"{name}.json").write_text(json.dumps(doc))
+    (root / "results.json").write_text(json.dumps({"format": FORMAT, "models": {}}))
+    assert main(["report", str(root / "results.json"), "--out", str(root / "rep"), "--paper-tables", "--study",
+                 str(root / "probes.json"), str(root / "legend.json")]) == 0
+    tables = {t["key"]: t for t in json.loads((root / "rep" / "report.json").read_text())["paper_tables"]}
+    return {"tables": tables, "out": root / "rep"}
+
+
+def _changes(table: dict) -> dict[str, list[tuple[str, float | None]]]:
+    return {r["label"]: [(c["text"], None if c.get("delta") is None else round(100 * c["delta"], 1))
+                         for c in r["cells"]] for r in table["rows"]}
+
+
+def test_chartprobe_table_1_domain_by_skill_with_changes_over_base(study_report):
+    t = study_report["tables"]["chartprobe-1"]
+    assert t["spans"] == [["Bar", 3], ["Pie", 3]] and t["columns"] == ["Setting", "P", "G", "SR", "P", "G", "SR"]
+    rows = _changes(t)
+    assert rows["Base"] == [("40.0", None), ("50.0", None), ("30.0", None), ("20.0", None), ("10.0", None),
+                            ("5.0", None)]
+    assert rows["P"] == [("80.0", 40.0), ("45.0", -5.0), ("35.0", 5.0), ("60.0", 40.0), ("15.0", 5.0), ("5.0", 0.0)]
+    md = (study_report["out"] / "paper_tables" / "chartprobe-1.md").read_text()
+    # best per column in bold, the change as the paper's subscript, n = seeds
+    assert ("| P | **80.0**<sub>↑40.0</sub> (3) | 45.0<sub>↓5.0</sub> (3) | **35.0**<sub>↑5.0</sub> (3) | "
+            "**60.0**<sub>↑40.0</sub> (3) | 15.0<sub>↑5.0</sub> (3) | 5.0<sub>0.0</sub> (3) |") in md
+    tex = (study_report["out"] / "paper_tables" / "chartprobe-1.tex").read_text()
+    assert r"\textbf{80.0}\textsubscript{$\uparrow$40.0}\,{\scriptsize(3)}" in tex
+
+
+def test_chartprobe_tables_2_and_3_cr_and_transfer(study_report):
+    cr = _changes(study_report["tables"]["chartprobe-2"])
+    assert study_report["tables"]["chartprobe-2"]["columns"] == ["Setting", "Bar", "Pie"]
+    assert cr == {"Base": [("24.0", None), ("26.0", None)], "P": [("30.0", 6.0), ("40.0", 14.0)],
+                  "G": [("28.0", 4.0), ("20.0", -6.0)]}
+    transfer = study_report["tables"]["chartprobe-3"]
+    assert transfer["columns"] == ["Setting", "chartqa relaxed_accuracy,none"]
+    assert _changes(transfer)["P"] == [("55.0", 5.0)]
+
+
+def test_legendbench_table_5_fine_tuning(study_report):
+    t = study_report["tables"]["legendbench-5"]
+    assert t["columns"] == ["Setting", "QA Acc", "Chain Acc", "CR", "AF1", "chartqa relaxed_accuracy,none"]
+    rows = _changes(t)
+    assert rows["Random FT"] == [("65.0", 5.0), ("32.0", 2.0), ("45.0", -5.0), ("20.0", 10.0), ("78.0", -2.0)]
+    assert rows["Bottleneck FT"] == [("70.0", 10.0), ("40.0", 10.0), ("55.0", 5.0), ("15.0", 5.0), ("84.0", 4.0)]
+    order = (study_report["out"] / "paper_tables.md").read_text()
+    assert order.index("LegendBench Table 5") < order.index("ChartProbe Table 1")

@@ -217,7 +217,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
             from .paper_tables import paper_table_files
             from .paper_tables import paper_tables as fill_tables
 
-            tables = fill_tables(tests, model_groups)
+            tables = fill_tables(tests, model_groups, study_docs)
             report["paper_tables"] = [t.to_json() for t in tables]
             files.update(paper_table_files(tables, out))
         files[out / "report.json"] = json.dumps(report, indent=1, default=str)

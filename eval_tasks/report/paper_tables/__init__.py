@@ -9,12 +9,13 @@ open-source) come from a small file (:mod:`.groups`). The report folder gets
 ``report.json`` their numbers with each cell's n.
 
 Registered so far: Chartographer Tables 1, 2, 3, 8, 9 and 15 (:mod:`.chartographer`), ChartJudgeBench
-Tables 1, 2, 5 and Fig. 5 (:mod:`.chartjudgebench`), LegendBench Tables 4, 6 and 7 (:mod:`.legendbench`).
+Tables 1, 2, 5 and Fig. 5 (:mod:`.chartjudgebench`), LegendBench Tables 4 to 7 (:mod:`.legendbench`; Table 5
+from a fine-tuning study), ChartProbe Tables 1 to 3 (:mod:`.chartprobe`, from fine-tuning studies).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ class PaperContext:
 
     records: Mapping[str, Mapping[str, Records]]
     groups: tuple[tuple[str, tuple[str, ...]], ...]
+    studies: tuple[Mapping[str, Any], ...] = ()
+    """``study.json`` documents of ``chartprobe train --seeds`` (``report --study``): the fine-tuning tables."""
 
     def grouped(self, suite: str, keep: Callable[[Records], bool] = bool) -> list[tuple[str, list[tuple[str, Records]]]]:
         """(group, [(model, its records of ``suite``)]) for the models whose records ``keep`` accepts."""
@@ -55,8 +58,20 @@ TableFn = Callable[["PaperContext"], "Table | list[Table] | None"]
 PAPER_TABLES: list[tuple[str, str, TableFn]] = []
 
 
+PAPERS = ("chartographer", "chartjudgebench", "legendbench", "chartprobe")
+"""The papers in the order ``paper_tables.md`` lists them (the four benchmarks' usual order)."""
+
+
+def _number(number: str) -> tuple[int, int]:
+    """Tables by number, then figures (``fig5``)."""
+    return (0, int(number)) if number.isdigit() else (1, int("".join(ch for ch in number if ch.isdigit()) or 0))
+
+
 def paper_table(paper: str, number: str) -> Callable:
     """Register a table function under its paper and number (the paper's order is registration order)."""
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r} (known: {', '.join(PAPERS)})")
+
     def register(fn: TableFn) -> TableFn:
         if any((p, n) == (paper, number) for p, n, _ in PAPER_TABLES):
             raise ValueError(f"{paper} Table {number} registered twice")
@@ -66,17 +81,17 @@ def paper_table(paper: str, number: str) -> Callable:
 
 
 def _load() -> None:
-    from . import chartographer, chartjudgebench, legendbench  # noqa: F401  (register their tables)
+    from . import chartjudgebench, chartographer, chartprobe, legendbench  # noqa: F401  (register their tables)
 
 
-def paper_tables(records: Mapping[str, Mapping[str, Records]],
-                 declared: Mapping[str, list[str]] | None = None) -> list[Table]:
-    """Every registered table the records can fill, in paper and table order."""
+def paper_tables(records: Mapping[str, Mapping[str, Records]], declared: Mapping[str, list[str]] | None = None,
+                 studies: Sequence[Mapping[str, Any]] = ()) -> list[Table]:
+    """Every registered table the records (and fine-tuning studies) can fill, in paper and table order."""
     _load()
     groups = tuple((g, tuple(ms)) for g, ms in model_groups(records, dict(declared or {})))
-    ctx = PaperContext(records, groups)
+    ctx = PaperContext(records, groups, tuple(studies))
     out: list[Table] = []
-    for _, _, fn in PAPER_TABLES:
+    for _, _, fn in sorted(PAPER_TABLES, key=lambda t: (PAPERS.index(t[0]), _number(t[1]))):
         made = fn(ctx)
         out += made if isinstance(made, list) else [made] if made is not None else []
     return out

@@ -58,6 +58,10 @@ class Cell:
     n: int | None = None
     fmt: str = "3f"
     stars: str = ""
+    delta: float | None = None
+    """Change over a baseline, printed as a subscript (ChartProbe: ↑ gain, ↓ drop), in the value's unit."""
+    bold: bool = False
+    """The best of its column (ChartProbe's bold)."""
 
     def text(self) -> str:
         """The value as the paper prints it (no n)."""
@@ -65,8 +69,18 @@ class Cell:
             return "–"
         return self.stars + FORMATS[self.fmt](self.value)
 
+    def change(self) -> str:
+        """The delta as the paper's subscript: ``↑3.2``, ``↓1.0``, ``0.0`` (empty without one)."""
+        if self.delta is None:
+            return ""
+        shown = FORMATS[self.fmt](abs(self.delta)).lstrip("+")
+        return shown if float(shown.replace(",", "").rstrip("%")) == 0 else ("↑" if self.delta > 0 else "↓") + shown
+
     def to_json(self) -> dict[str, Any]:
-        return {"value": self.value, "text": self.text(), "n": self.n}
+        out = {"value": self.value, "text": self.text(), "n": self.n}
+        if self.delta is not None:
+            out["delta"] = self.delta
+        return out
 
 
 @dataclass(frozen=True)
@@ -151,7 +165,10 @@ class Table:
 
 
 def _md_cell(c: Cell) -> str:
-    return c.text() if c.n is None else f"{c.text()} ({c.n:,})"
+    body = f"**{c.text()}**" if c.bold else c.text()
+    if c.change():
+        body += f"<sub>{c.change()}</sub>"
+    return body if c.n is None else f"{body} ({c.n:,})"
 
 
 _TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
@@ -170,6 +187,11 @@ def _tex_cell(c: Cell) -> str:
         body = rf"$^{{{'*' * len(stars)}}}${_tex(body[len(stars):])}"
     else:
         body = _tex(body)
+    if c.bold:
+        body = rf"\textbf{{{body}}}"
+    if c.change():
+        arrow = {"↑": r"$\uparrow$", "↓": r"$\downarrow$"}
+        body += rf"\textsubscript{{{''.join(arrow.get(ch, _tex(ch)) for ch in c.change())}}}"
     return body if c.n is None else rf"{body}\,{{\scriptsize({c.n:,})}}"
 
 
