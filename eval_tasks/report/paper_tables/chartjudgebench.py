@@ -13,6 +13,8 @@ document is read (the paper's single run; voting is its §4.5 study). Through :m
 
 from __future__ import annotations
 
+import math
+
 from ...metrics import judge as jm
 from . import PaperContext, Records, grouped_rows, paper_table
 from .table import Cell, Table, spans_of
@@ -131,7 +133,7 @@ def figure_5(ctx: PaperContext) -> Table | None:
         cpa = _run(records, CPA_TASKS)[0]
         first = jm.first_position_rate(cpa)
         parsed = sum(1 for r in cpa if jm.majority(list(r["choices"])) is not None) or None
-        value = None if first != first else first  # NaN: nothing parsed
+        value = None if math.isnan(first) else first  # NaN: nothing parsed
         return [Cell(value, parsed, "pct1"), Cell(None if value is None else 1 - value, parsed, "pct1")]
 
     return Table("chartjudgebench-fig5", "ChartJudgeBench Fig. 5: positional preference in CPA (% of parsed answers)"

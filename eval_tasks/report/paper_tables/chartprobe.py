@@ -86,7 +86,7 @@ def table_1(ctx: PaperContext) -> list[Table]:
         if not domains:
             continue
         columns = [f"{d}/{skill}" for d in domains for skill, _ in SKILLS]
-        rows = _cells(study, lambda key, col: (crossed.get(key) or {}).get(col), columns)
+        rows = _cells(study, lambda key, col, crossed=crossed: (crossed.get(key) or {}).get(col), columns)
         out.append(Table(_key("chartprobe-1", studies, study), f"ChartProbe Table 1: skill-wise diagnostic accuracy (%) "
                          f"per domain ({_who(study)})", ("Setting", *([label for _, label in SKILLS] * len(domains))),
                          rows, spans_of([d.capitalize() for d in domains], len(SKILLS)),
@@ -117,7 +117,8 @@ def _capability_table(ctx: PaperContext, benchmark: str, key: str, title: str, k
         columns = _capability_columns(study, keep)
         if not columns:
             continue
-        rows = _cells(study, lambda setting, col: (capability.get(col) or {}).get(setting), columns)
+        rows = _cells(study, lambda setting, col, capability=capability: (capability.get(col) or {}).get(setting),
+                      columns)
         out.append(Table(_key(key, studies, study), f"{title} ({_who(study)})", ("Setting", *map(label, columns)), rows,
                          (), note))
     return out
