@@ -121,9 +121,12 @@ def test_scoring_a_limit_14_run_matches_the_gold(task_docs, release_root, tmp_pa
     for columns in model["records"].values():
         for rec in from_columns(columns):  # row_id: the gold document's id, its doc_key
             assert logged[rec["task"]][rec["row_id"]] == rec["doc_id"], (rec["task"], rec["row_id"])
-    # *_paper tasks read the same rows under the released rules: lm-eval's table scores them, not score
-    assert set(model["tasks"]) == {t for t in task_docs if task_index()[t].rescored}
-    assert set(results["skipped_tasks"]) == {t for t in task_docs if not task_index()[t].rescored}
+    # *_paper tasks read the same rows under the released rules: scored by the released protocol's suite,
+    # whose records never pool with ours
+    assert set(model["tasks"]) == set(task_docs) and not results["skipped_tasks"]
+    paper = {t for t in task_docs if not task_index()[t].rescored}
+    assert {model["tasks"][t]["suite"] for t in paper} == {"judge_paper", "families_paper"}
+    assert not {r["task"] for r in from_columns(model["records"]["judge"])} & paper
     cpa = model["tasks"]["chartprobe_judge_cpa"]["metrics"]
     assert cpa["two_pass_accuracy"] == 1.0 and cpa["parse_fail_rate"] == 0.0
 
@@ -136,3 +139,26 @@ def test_half_a_pair_is_no_parse_failure(task_docs):
     assert summary["n_pairs"] == (LIMIT - 1) // 2
     assert summary["parse_fail_rate"] == 0.0 and summary["two_pass_accuracy"] == 1.0
     assert summary["one_pass_accuracy"] == 1.0  # the single document still counts as a document
+
+
+def test_paper_tasks_are_rescored_by_the_released_rules(task_docs, release_root, tmp_path):
+    """``score`` reads ``*_paper`` samples with the released parsers into the ``judge_paper`` suite: a boxed
+    choice and a bare ``Reject`` parse; an answer neither rule reads is a CRJ parse failure that the released
+    precision leaves out."""
+    folder = tmp_path / "run"
+    cpa = task_docs["chartprobe_judge_cpa_paper"][:4]
+    write_samples(folder, "chartprobe_judge_cpa_paper", cpa, [f"\\boxed{{Image {d['answer']}}}" for d in cpa],
+                  "2026-01-01T00-00-00.1", list(range(len(cpa))))
+    crj = task_docs["chartprobe_judge_crj_edit_paper"][:4]
+    answers = ["[Answer]: Accept" if d["label"] == "Accept" else "I would Reject it." for d in crj[:3]] + ["unsure"]
+    write_samples(folder, "chartprobe_judge_crj_edit_paper", crj, answers, "2026-01-01T00-00-00.1",
+                  list(range(len(crj))))
+    results = score_samples([folder], releases=release_root, allow_partial=True)
+    (model,) = results["models"].values()
+    assert set(model["records"]) == {"judge_paper"} and model["suites"]["judge_paper"]["protocol"] == "paper"
+    assert model["tasks"]["chartprobe_judge_cpa_paper"]["metrics"]["two_pass_accuracy"] == 1.0
+    edit = model["tasks"]["chartprobe_judge_crj_edit_paper"]["metrics"]
+    assert edit["accuracy"] == 0.75 and edit["parse_fail_rate"] == 0.25
+    parsed = [d for d in crj[:3]]
+    accepts = sum(d["label"] == "Accept" for d in parsed)
+    assert edit["precision"] == (1.0 if accepts else 0.0)  # over parsed verdicts only, all of them right

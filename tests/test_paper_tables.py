@@ -432,3 +432,23 @@ def test_legendbench_table_5_fine_tuning(study_report):
     assert rows["Bottleneck FT"] == [("70.0", 10.0), ("40.0", 10.0), ("55.0", 5.0), ("15.0", 5.0), ("84.0", 4.0)]
     order = (study_report["out"] / "paper_tables.md").read_text()
     assert order.index("LegendBench Table 5") < order.index("ChartProbe Table 1")
+
+
+def test_judge_tables_prefer_the_released_protocols_records(tmp_path):
+    """With `_paper` tasks rescored (suite ``judge_paper``), a model's tables read them, not ours."""
+    right = [{**r, "task": r["task"] + "_paper", "choices": ["A" if r["order"] == "better_first" else "B"],
+              "correct": True} for r in _judge("P") if "pair_id" in r]
+    models = {"model-P": {"records": {"judge": to_columns(_judge("P")), "judge_paper": to_columns(right)}},
+              "model-Q": {"records": {"judge": to_columns(_judge("Q"))}}}
+    for entry in models.values():
+        for cols in entry["records"].values():
+            cols["doc_id"] = list(range(len(cols["task"])))
+    (tmp_path / "results.json").write_text(json.dumps({"format": FORMAT, "models": models}))
+    assert main(["report", str(tmp_path / "results.json"), "--out", str(tmp_path / "rep"), "--paper-tables"]) == 0
+    tables = {t["key"]: t for t in json.loads((tmp_path / "rep" / "report.json").read_text())["paper_tables"]}
+    t = tables["chartjudgebench-1"]
+    assert "(mixed protocols)" in t["title"]
+    assert _cells(t)["model-P"][0] == ("100.0", 2) and _cells(t)["model-Q"][0] == ("0.0", 2)
+    # no CRJ `_paper` run: Table 2 reads ours, and says so
+    assert _cells(tables["chartjudgebench-2"])["model-P"][0] == ("50.0", 4)
+    assert "(chartprobe's prompts)" in tables["chartjudgebench-2"]["title"]

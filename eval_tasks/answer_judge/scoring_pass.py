@@ -66,7 +66,15 @@ def _families_logged(line: Mapping[str, Any]) -> str | None:
     return None
 
 
-JUDGED: dict[str, JudgedSuite] = {"families": JudgedSuite(_families_query, _families_logged)}
+def _families_paper_query(doc: Row, response: str) -> tuple[str, str, str]:
+    """The released protocol asks the judge about the released extraction (first ``<answer>`` block)."""
+    from ..metrics import families as fm
+
+    return fm.judge_query(doc, fm.paper_extract(response))
+
+
+JUDGED: dict[str, JudgedSuite] = {"families": JudgedSuite(_families_query, _families_logged),
+                                  "families_paper": JudgedSuite(_families_paper_query, _families_logged)}
 """Suite name -> how ``--judge`` scores it (see the module docstring for why only these)."""
 
 

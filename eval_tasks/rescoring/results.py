@@ -89,7 +89,7 @@ _RECORD_TYPES = {"correct": (bool, int, float), "parse_failed": (bool, int, floa
 
 def _read_results(path: str | Path) -> dict[str, Any]:
     """One results file, its structure checked (a PredictionsError names the file and the part)."""
-    from ..suites import SUITES
+    from ..suites import suite_names
 
     doc = read_json(path)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -103,8 +103,8 @@ def _read_results(path: str | Path) -> dict[str, Any]:
             raise PredictionsError(f"{path}: models.{model} must hold 'records' by suite")
         for suite_name, cols in records.items():
             where = f"{path}: models.{model}.records.{suite_name}"
-            if suite_name not in SUITES.names():
-                raise PredictionsError(f"{where}: unknown suite (known: {', '.join(SUITES.names())})")
+            if suite_name not in suite_names():
+                raise PredictionsError(f"{where}: unknown suite (known: {', '.join(suite_names())})")
             if not isinstance(cols, dict) or not all(isinstance(v, list) for v in cols.values()) \
                     or len({len(v) for v in cols.values()}) > 1:
                 raise PredictionsError(f"{where}: records must be columns of equal-length lists")

@@ -23,10 +23,14 @@ from typing import Any
 from .groups import PaperTablesError, average_label, model_groups, read_model_groups
 from .table import Cell, Row, Table
 
-__all__ = ["PAPER_TABLES", "Cell", "PaperContext", "PaperTablesError", "Row", "Table", "average_label",
+__all__ = ["PAPER_TABLES", "Cell", "Merged", "PaperContext", "PaperTablesError", "Row", "Table", "average_label",
            "paper_table", "paper_table_files", "paper_tables", "read_model_groups"]
 
 Records = list[dict[str, Any]]
+
+
+class Merged(tuple):
+    """Suites whose records a table reads together (it picks the protocol per task itself)."""
 
 
 @dataclass(frozen=True)
@@ -38,19 +42,36 @@ class PaperContext:
     studies: tuple[Mapping[str, Any], ...] = ()
     """``study.json`` documents of ``chartprobe train --seeds`` (``report --study``): the fine-tuning tables."""
 
-    def grouped(self, suite: str, keep: Callable[[Records], bool] = bool) -> list[tuple[str, list[tuple[str, Records]]]]:
-        """(group, [(model, its records of ``suite``)]) for the models whose records ``keep`` accepts."""
+    def pick(self, model: str, suites: str | Sequence[str]) -> tuple[str | None, Records]:
+        """The first of ``suites`` the model has records of (a released protocol's suite, ``judge_paper``,
+        before ours when a table prefers it), and those records; with :class:`Merged` suites, the records
+        of all of them (tables that tell the protocols apart by task)."""
+        if isinstance(suites, Merged):
+            names = [n for n in suites if self.records.get(model, {}).get(n)]
+            return ("+".join(names) or None), [r for n in names for r in self.records[model][n]]
+        for name in (suites,) if isinstance(suites, str) else suites:
+            if self.records.get(model, {}).get(name):
+                return name, self.records[model][name]
+        return None, []
+
+    def grouped(self, suites: str | Sequence[str], keep: Callable[[Records], bool] = bool
+                ) -> list[tuple[str, list[tuple[str, Records]]]]:
+        """(group, [(model, its records of the first of ``suites`` it has)]) for the models whose records
+        ``keep`` accepts."""
         out = []
         for group, models in self.groups:
-            members = [(m, self.records[m][suite]) for m in models
-                       if suite in self.records.get(m, {}) and keep(self.records[m][suite])]
+            members = [(m, rs) for m in models for _, rs in [self.pick(m, suites)] if rs and keep(rs)]
             if members:
                 out.append((group, members))
         return out
 
-    def models(self, suite: str, keep: Callable[[Records], bool] = bool) -> list[tuple[str, Records]]:
-        """Every (model, records of ``suite``) in table order."""
-        return [pair for _, pairs in self.grouped(suite, keep) for pair in pairs]
+    def models(self, suites: str | Sequence[str], keep: Callable[[Records], bool] = bool) -> list[tuple[str, Records]]:
+        """Every (model, records of the first of ``suites`` it has) in table order."""
+        return [pair for _, pairs in self.grouped(suites, keep) for pair in pairs]
+
+    def used(self, suites: Sequence[str]) -> set[str]:
+        """Which of ``suites`` the tables read, over every model."""
+        return {name for m in self.records for name, _ in [self.pick(m, suites)] if name}
 
 
 TableFn = Callable[["PaperContext"], "Table | list[Table] | None"]

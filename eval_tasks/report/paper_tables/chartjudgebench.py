@@ -16,12 +16,14 @@ from __future__ import annotations
 import math
 
 from ...metrics import judge as jm
-from . import PaperContext, Records, grouped_rows, paper_table
+from . import Merged, PaperContext, Records, grouped_rows, paper_table
 from .table import Cell, Table, spans_of
 
 __all__ = ["figure_5", "table_1", "table_2", "table_5"]
 
-SUITE = "judge"
+SUITE = Merged(("judge_paper", "judge"))
+"""Both protocols' records (``chartprobe score`` rescores ``_paper`` tasks into ``judge_paper``); each
+table takes per task the released protocol's run when there is one (:func:`_run`)."""
 CRITERIA = (("Visual Effects", (("color_consistency", "Color"), ("visual_style", "Style"), ("aspect_ratio", "Aspect"))),
             ("Data Fidelity", (("axis_scaling", "Scaling"), ("data_encoding", "Encoding"))),
             ("Layout Structure", (("component_positioning", "Position"), ("text_occlusion", "Occlusion"))))

@@ -24,10 +24,26 @@ from ...metrics import families as fm
 from . import PaperContext, Records, grouped_rows, mean_cell, paper_table
 from .table import Cell, Row, Table, spans_of
 
-SUITE = "families"
+SUITE = ("families_paper", "families")
+"""The released protocol's suite first (``chartprobe_families_paper`` rescored by ``score``), then ours."""
 PAPER_ORDER = ("chartqa", "charxiv", "chartmuseum")
 NAMES = {"chartqa": "ChartQA", "charxiv": "CharXiv", "chartmuseum": "ChartMuseum"}
 REASONING = (("text", "Text"), ("visual_text", "Visual/text"), ("synthesis", "Synthesis"), ("visual", "Visual"))
+
+
+def _protocol(fn):
+    """Append which protocol's records the table read to its title (the released one when scored)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(ctx: PaperContext) -> Table | None:
+        table = fn(ctx)
+        used = ctx.used(SUITE)
+        if table is not None and used:
+            table.title += (" (the released protocol: `chartprobe_families_paper`)" if used == {"families_paper"}
+                            else " (chartprobe's prompts)" if used == {"families"} else " (mixed protocols)")
+        return table
+    return wrapped
 
 
 def _members(records: Records, bench: str | None) -> Records:
@@ -53,6 +69,7 @@ def _families(records: Records) -> int:
 
 
 @paper_table("chartographer", "1")
+@_protocol
 def table_1(ctx: PaperContext) -> Table | None:
     benches = _benches(ctx)
     if not benches:
@@ -82,6 +99,7 @@ def _has_resolution(records: Records) -> bool:
 
 
 @paper_table("chartographer", "2")
+@_protocol
 def table_2(ctx: PaperContext) -> Table | None:
     models = ctx.models(SUITE, _has_resolution)
     if not models:
@@ -114,6 +132,7 @@ def _per_model(bench: str, models: Sequence[tuple[str, Records]], metric) -> lis
 
 
 @paper_table("chartographer", "3")
+@_protocol
 def table_3(ctx: PaperContext) -> Table | None:
     benches, groups = _benches(ctx), ctx.grouped(SUITE)
     if not benches:
@@ -144,6 +163,7 @@ def _rvc(control: str):
 
 
 @paper_table("chartographer", "8")
+@_protocol
 def table_8(ctx: PaperContext) -> Table | None:
     benches, models = _benches(ctx), ctx.models(SUITE)
     if not benches:
@@ -159,6 +179,7 @@ def table_8(ctx: PaperContext) -> Table | None:
 
 
 @paper_table("chartographer", "9")
+@_protocol
 def table_9(ctx: PaperContext) -> Table | None:
     benches, models = _benches(ctx), ctx.models(SUITE)
     if not benches:
@@ -178,6 +199,7 @@ def _typed(records: Records) -> bool:
 
 
 @paper_table("chartographer", "15")
+@_protocol
 def table_15(ctx: PaperContext) -> Table | None:
     if not ctx.models(SUITE, _typed):
         return None
