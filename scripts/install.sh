@@ -27,4 +27,9 @@ PY=${PYTHON:-python3}
 # extra above lists what it really imports). pip then reports its unmet requirements as "dependency
 # conflicts" on every install: expected, harmless.
 .venv/bin/python -m pip install -q --no-deps lmms-eval==0.7.3
+# torchvision for the processors that need it (Qwen-VL, InternVL, LLaVA-OneVision, GLM-4V, Mistral-3, ...):
+# the registry's wheel is built against CUDA; without its dependencies (no CUDA torch pulled) and with
+# scripts/torchvision_cpu.py's one-file fix it imports next to the CPU torch.
+.venv/bin/python -m pip install -q --no-deps torchvision==0.28.0
+.venv/bin/python scripts/torchvision_cpu.py
 .venv/bin/python -c "import torch, lmms_eval, chartprobe.dataset_builders, chartprobe.eval_tasks, chartprobe.training; print('chartprobe installed; torch', torch.__version__)"

@@ -15,6 +15,7 @@ import pytest
 from tiny_gemma3 import build_tiny_gemma3
 from tiny_llava_next import build_tiny_llava_next
 from tiny_mllama import build_tiny_mllama
+from tiny_qwen2_5_vl import build_tiny_qwen2_5_vl
 from tiny_vlm import build_tiny_vlm
 
 
@@ -84,6 +85,13 @@ def tiny_mllama(tmp_path_factory, worker_id) -> Path:
 def tiny_llava_next(tmp_path_factory, worker_id) -> Path:
     """Directory of the seeded tiny LLaVA-NeXT (tiled images), see ``tests/tiny_llava_next.py``."""
     return shared_folder(tmp_path_factory, worker_id, "tiny_llava_next", build_tiny_llava_next)
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_5_vl(tmp_path_factory, worker_id) -> Path:
+    """Directory of the seeded tiny Qwen2.5-VL (vision string, M-RoPE, merged patches), see
+    ``tests/tiny_qwen2_5_vl.py``."""
+    return shared_folder(tmp_path_factory, worker_id, "tiny_qwen2_5_vl", build_tiny_qwen2_5_vl)
 
 
 @pytest.fixture(scope="session")

@@ -324,6 +324,29 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
     assert all("<image>" not in s["arguments"]["gen_args_0"]["arg_0"] for s in _samples(out, "chartprobe_smoke"))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["qwen2_5_vl", "gemma3"])
+def test_lm_eval_chat_completions_against_served_qwen_and_gemma3(arch, tiny_qwen2_5_vl, tiny_gemma3, release_root,
+                                                                 tmp_path):
+    """The API path for the families whose image string is not ``<image>``: a tiny Qwen2.5-VL and a tiny
+    Gemma 3 behind ``transformers serve`` on 127.0.0.1, scored on a one-image and a two-image task."""
+    model = {"qwen2_5_vl": tiny_qwen2_5_vl, "gemma3": tiny_gemma3}[arch]
+    out = tmp_path / "results"
+    with served_model(model, log_path=tmp_path / "serve.log") as server:
+        model_args = (f"model={server.model},base_url={server.base_url}/chat/completions,"
+                      "max_images=2,tokenizer_backend=None,num_concurrent=1,max_retries=1")
+        argv = ["--model", "local-chat-completions", "--apply_chat_template", "--model_args", model_args,
+                "--tasks", "chartprobe_probes_bar_perception,chartprobe_judge_cpa", "--limit", "2",
+                "--max-gen-toks", "4", "--output_path", str(out), "--log_samples"]
+        code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
+        run = subprocess.run([sys.executable, "-c", code], env=_eval_env(release_root / "chartprobe-smoke", tmp_path), capture_output=True,
+                             text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    samples = _samples(out, "chartprobe_judge_cpa")
+    assert len(samples) == 2 and all(s["resps"] for s in samples)
+    assert _samples(out, "chartprobe_probes_bar_perception")
+
+
 # ---------------------------------------------------------------- ChartProbe tasks
 
 

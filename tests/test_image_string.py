@@ -20,6 +20,8 @@ from chartprobe.eval_tasks.harness.image_string import (
 from chartprobe.eval_tasks.rescoring import data
 from tiny_gemma3 import BOI, MM_TOKENS, SOFT
 from tiny_gemma3 import CHAT_TEMPLATE as GEMMA3_TEMPLATE
+from tiny_qwen2_5_vl import IMAGE_STRING as QWEN_STRING
+from tiny_qwen2_5_vl import MERGE, PAD
 from tiny_vlm import CHAT_TEMPLATE as CHATML_TEMPLATE
 
 from chartprobe.errors import UsageError
@@ -93,16 +95,32 @@ def test_the_added_string_gives_every_image_its_features(tiny_gemma3):
     assert int((ids == processor.tokenizer.convert_tokens_to_ids(BOI)).sum()) == 2
 
 
+def test_qwen_gets_features_for_every_image_of_a_pair(tiny_qwen2_5_vl):
+    """Qwen2.5-VL's vision string for both images of a CPA pair: one <|image_pad|> per merged patch of each
+    image, as the processor's grid says, and what chartprobe eval adds without the chat template."""
+    from PIL import Image
+    from transformers import AutoProcessor
+
+    argv, note = image_string_argv(_argv(str(tiny_qwen2_5_vl)))
+    assert f"image_string={QWEN_STRING}" in " ".join(argv) and note
+    processor = AutoProcessor.from_pretrained(tiny_qwen2_5_vl)
+    images = [Image.new("RGB", (120, 90), "white"), Image.new("RGB", (60, 100), "black")]
+    prompt = "Which chart is better? <image><image> Answer A or B.".replace("<image>", QWEN_STRING)
+    batch = processor(text=[prompt], images=[images], return_tensors="pt")
+    expected = int(batch["image_grid_thw"].prod(dim=1).sum()) // MERGE ** 2
+    assert int((batch["input_ids"][0] == processor.tokenizer.convert_tokens_to_ids(PAD)).sum()) == expected > 2
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("chat", [False, True], ids=["plain", "chat-template"])
-@pytest.mark.parametrize("arch", ["gemma3", "mllama", "llava_next"])
+@pytest.mark.parametrize("arch", ["gemma3", "mllama", "llava_next", "qwen2_5_vl"])
 def test_chartprobe_eval_runs_on_one_and_two_image_tasks(arch, chat, tiny_gemma3, tiny_mllama, tiny_llava_next,
-                                                         release_root, tmp_path):
-    """Gemma 3 (image string <start_of_image>), Mllama (<|image|>, cross-attention) and LLaVA-NeXT (<image>,
-    tiled: nothing to add), with and without the chat template: lm-eval's hf-multimodal end to end, both
-    images of a CPA pair sent."""
+                                                         tiny_qwen2_5_vl, release_root, tmp_path):
+    """Gemma 3 (image string <start_of_image>), Mllama (<|image|>, cross-attention), LLaVA-NeXT (<image>,
+    tiled: nothing to add) and Qwen2.5-VL (<|vision_start|><|image_pad|><|vision_end|>), with and without
+    the chat template: lm-eval's hf-multimodal end to end, both images of a CPA pair sent."""
     model, string = {"gemma3": (tiny_gemma3, BOI), "mllama": (tiny_mllama, "<|image|>"),
-                     "llava_next": (tiny_llava_next, None)}[arch]
+                     "llava_next": (tiny_llava_next, None), "qwen2_5_vl": (tiny_qwen2_5_vl, QWEN_STRING)}[arch]
     out = tmp_path / "results"
     argv = ["--model", "hf-multimodal", "--model_args", f"pretrained={model},dtype=float32,max_images=2",
             "--device", "cpu", "--batch_size", "2", "--tasks", "chartprobe_probes_bar_perception,chartprobe_judge_cpa",

@@ -30,7 +30,8 @@ LM_PREFIX = {"LlavaForConditionalGeneration": "model.language_model.",
              "Idefics3ForConditionalGeneration": "model.text_model.",
              "Gemma3ForConditionalGeneration": "model.language_model.",
              "MllamaForConditionalGeneration": "model.language_model.",
-             "LlavaNextForConditionalGeneration": "model.language_model."}
+             "LlavaNextForConditionalGeneration": "model.language_model.",
+             "Qwen2_5_VLForConditionalGeneration": "model.language_model."}
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +114,14 @@ def test_train_p_g_three_steps_saves_a_reloadable_adapter(tiny_vlm, probes_root,
     assert _reload_and_generate(tiny_vlm, out, _first_image(probes_root)) is not None
 
 
-@pytest.mark.parametrize("arch", ["gemma3", "mllama", "llava_next"])
+@pytest.mark.parametrize("arch", ["gemma3", "mllama", "llava_next", "qwen2_5_vl"])
 def test_more_families_train_and_their_adapters_reload_and_generate(arch, tiny_gemma3, tiny_mllama, tiny_llava_next,
-                                                                     probes_root, tmp_path):
+                                                                     tiny_qwen2_5_vl, probes_root, tmp_path):
     """Gemma 3 (SigLIP tower, <start_of_image> expanded by its processor) and Mllama (cross-attention to
     the image: TRL's collator left its mask at the prompt's length, "size of tensor a (257) must match"),
-    LLaVA-NeXT (tiled images)."""
-    path = {"gemma3": tiny_gemma3, "mllama": tiny_mllama, "llava_next": tiny_llava_next}[arch]
+    LLaVA-NeXT (tiled images), Qwen2.5-VL (merged patches, 3-D positions)."""
+    path = {"gemma3": tiny_gemma3, "mllama": tiny_mllama, "llava_next": tiny_llava_next,
+            "qwen2_5_vl": tiny_qwen2_5_vl}[arch]
     out = tmp_path / "adapter"
     assert train_cli(["--model", str(path), "--skills", "P+G", "--max-steps", "2", "--out", str(out),
                       "--logging-steps", "1"]) == 0
@@ -164,12 +166,14 @@ def test_loss_decreases_on_a_tiny_fixed_batch(tiny_vlm, tmp_path):
     assert losses[-1] < losses[0] - 0.3, losses
 
 
-@pytest.mark.parametrize("arch", ["llava", "idefics3", "gemma3", "mllama"])
-def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3, tiny_gemma3, tiny_mllama):
+@pytest.mark.parametrize("arch", ["llava", "idefics3", "gemma3", "mllama", "qwen2_5_vl"])
+def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3, tiny_gemma3, tiny_mllama,
+                                                   tiny_qwen2_5_vl):
     from chartprobe.training.lora import apply_lora, check_language_model_only, language_model_prefix
     from transformers import AutoModelForImageTextToText
 
-    path = {"llava": tiny_vlm, "idefics3": tiny_idefics3, "gemma3": tiny_gemma3, "mllama": tiny_mllama}[arch]
+    path = {"llava": tiny_vlm, "idefics3": tiny_idefics3, "gemma3": tiny_gemma3, "mllama": tiny_mllama,
+            "qwen2_5_vl": tiny_qwen2_5_vl}[arch]
     model = AutoModelForImageTextToText.from_pretrained(path)
     prefix = LM_PREFIX[type(model).__name__]
     assert language_model_prefix(model) + "." == prefix
@@ -178,13 +182,15 @@ def test_only_language_model_lora_parameters_train(arch, tiny_vlm, tiny_idefics3
     assert all(m.startswith(prefix) for m in modules)
     trainable = [n for n, p in peft_model.named_parameters() if p.requires_grad]
     assert trainable and all("lora_" in n and prefix in n for n in trainable)
-    vision = [n for n, _ in peft_model.named_parameters() if "vision" in n]
-    assert vision and not any(p.requires_grad for n, p in peft_model.named_parameters() if "vision" in n)
+    vision = [n for n, _ in peft_model.named_parameters() if "vision" in n or ".visual." in n]  # Qwen: visual
+    assert vision and not any(p.requires_grad for n, p in peft_model.named_parameters() if n in vision)
     if arch != "llava":  # the regex is what keeps the SigLIP tower (q/k/v/out_proj too) out
         from peft import LoraConfig, get_peft_model
 
+        # by name, LoRA reaches the vision tower's attention too (Qwen's is a fused qkv)
+        names = ["qkv", "q_proj"] if arch == "qwen2_5_vl" else ["q_proj", "k_proj", "v_proj"]
         naive = get_peft_model(AutoModelForImageTextToText.from_pretrained(path),
-                               LoraConfig(r=4, target_modules=["q_proj", "k_proj", "v_proj"]))
+                               LoraConfig(r=4, target_modules=names))
         with pytest.raises(RuntimeError, match="outside the language model"):
             check_language_model_only(naive, prefix.rstrip("."))
 

@@ -15,6 +15,10 @@ Imported rows (the paper's released families, ``chartprobe build families --rele
 ``chartographer:...``) carry no spec: their oracle is the released gold itself, which checks the
 import and its answer typing. Summaries also break the family metrics down by ``group`` (source
 template group, or the released families' source benchmark: the columns of the paper's Table 1).
+
+``families_paper`` (:class:`FamiliesPaperSuite`) rescores ``chartprobe_families_paper``: the released
+extraction (the first ``<answer>`` block, else the whole response; compling-wat/Chartographer @
+1f02025c), typed or, with ``--judge``, by the released COMPARE_ANSWER judge; the same metrics on top.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from statistics import fmean
 from typing import Any
 
 from ..metrics import families as fm
-from . import suite
+from . import paper_suite, suite
 from ._base import Check, RunSet, Suite
 
 Row = Mapping[str, Any]
@@ -212,3 +216,16 @@ class FamiliesSuite(Suite):
                                  "relative change of variant accuracy (%)"),
                 *rp.heatmaps(types, folder / "families_reasoning_type.png",
                              "Accuracy per reasoning type (rows) and model (columns)", "accuracy (0–1)")]
+
+
+@paper_suite("families")
+class FamiliesPaperSuite(FamiliesSuite):
+    """Chartographer under the released answer extraction (and, with ``--judge``, the released judge)."""
+
+    def score(self, row: Row, prediction: str, judge: Any = None) -> dict[str, Any]:
+        record = fm.score_family_record(row, prediction, judge, released=True)
+        if "scale" in row:
+            record["scale"] = row["scale"]
+        record["resolution"] = is_resolution_row(row)
+        record["group"] = row.get("group")
+        return record

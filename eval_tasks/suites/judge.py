@@ -8,6 +8,9 @@ renders when the pair was made) and a CRJ item is Accept exactly when its candid
 no injected failure. Beyond the shared checks: the first-position agent must get zero
 two-pass accuracy, the always-accept agent zero specificity, and CRJ classes must be
 balanced (45–55% Accept).
+
+``judge_paper`` (:class:`JudgePaperSuite`) rescores the ``chartprobe_judge_*_paper`` tasks with the
+released parsers and CRJ metrics (CSU-JPG/ChartJudgeBench @ 63ea244: :mod:`..metrics.judge_paper`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from statistics import fmean
 from typing import Any
 
 from ..metrics import judge as jm
+from ..metrics import judge_paper as jp
 from ..scoring.voting import VOTE_KS, votes
-from . import suite
+from . import paper_suite, suite
 from ._base import Check, RunSet, Suite
 from ._verdict import verdict
 
@@ -221,3 +225,41 @@ class JudgeSuite(Suite):
                                                             "accept_rate")} for m, p in profiles.items() if p.get(task)}))
         out += rp.heatmaps(rates, folder / "judge_metrics.png", "Judge metrics per model", "accuracy / rate (0–1)")
         return out
+
+
+@paper_suite("judge")
+class JudgePaperSuite(JudgeSuite):
+    """ChartJudgeBench under the released parsing and scoring rules."""
+
+    def score_votes(self, row: Row, responses: Sequence[str]) -> dict[str, Any]:
+        if "pair_id" in row:
+            rec = {**jm.cpa_record(row, []), "choices": [jp.parse_choice_released(g) for g in responses]}
+            return {**rec, "correct": jm.majority(rec["choices"], len(responses)) == dict(ORDERS)[row["order"]]}
+        rec = {**jm.crj_record(row, []), "verdicts": [jp.parse_verdict_released(g) for g in responses]}
+        verdict = jm.majority(rec["verdicts"], len(responses))
+        return {**rec, "crj_task": row.get("task"), "correct": verdict == str(rec["label"]).lower()}
+
+    def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        cpa = [r for r in records if "pair_id" in r]
+        out: dict[str, Any] = {"n": len(records), "protocol": "paper"}
+        if cpa:
+            out["cpa"] = jm.cpa_summary(cpa, _k(cpa))
+        for task in sorted({r.get("crj_task") for r in records if "item_id" in r}):
+            crj = [r for r in records if r.get("crj_task") == task]
+            out[f"crj_{task}"] = jp.crj_paper_metrics(crj, _k(crj))
+        return out
+
+    def task_metrics(self, task: Any, records: Sequence[Mapping[str, Any]]) -> dict[str, float | None]:
+        records = list(records)
+        if task.config == "cpa":
+            s = jm.cpa_summary(records, _k(records))
+            flat = {key: v for key, v in s.items() if isinstance(v, float)}
+            flat.update({f"acc_{key}": v for key, v in {**s["per_criterion"], **s["per_dimension"]}.items()})
+            return flat
+        m = jp.crj_paper_metrics(records, _k(records))
+        return {key: m[key] for key in ("accuracy", "precision", "recall", "specificity", "f1", "accept_rate",
+                                        "parse_fail_rate")}
+
+    def headline_stats(self, unit_records: Sequence[Mapping[str, Any]]) -> None:
+        """None: the released CRJ metrics are not our additive confusion counts; draws recompute."""
+        return

@@ -136,7 +136,7 @@ def _stage(paths: list[Path], folder: Path) -> list[Path]:
 def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], where: str) -> list[ModelRun]:
     """One ModelRun per model of a ``chartprobe-results/1`` document."""
     from chartprobe.eval_tasks.rescoring.results import from_columns
-    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.suites import SUITES, suite_for_release
 
     models = doc.get("models")
     if not isinstance(models, dict) or not models:
@@ -146,6 +146,8 @@ def _runs_from_results(doc: Mapping[str, Any], answers: Mapping[tuple, str], whe
         marks: dict[str, dict[str, Mark]] = {}
         n = 0
         for suite_name, cols in (entry.get("records") or {}).items():
+            if suite_name not in SUITES:  # a released protocol's suite (judge_paper): the Space marks ours
+                continue
             try:
                 suite = suite_for_release(suite_name)
                 for rec in from_columns(cols):

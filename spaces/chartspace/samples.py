@@ -48,13 +48,13 @@ def check_samples_file(path: Path) -> SamplesCheck:
     server's path) and the line."""
     from chartprobe.eval_tasks.rescoring.predictions import PredictionsError as HarnessError
     from chartprobe.eval_tasks.rescoring.predictions import iter_samples
-    from chartprobe.eval_tasks.suites import suite_for_task
+    from chartprobe.eval_tasks.suites import SUITES, suite_for_task
 
     from chartspace.errors import PredictionsError
 
     task = _task_of(path)
     suite = suite_for_task(task)
-    if suite is None:
+    if suite is None or suite.name not in SUITES:  # unknown, or a released protocol's (*_paper): named apart
         return SamplesCheck(task, None)
     n = 0
     try:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from ...metrics import judge as jm
-from . import Merged, PaperContext, Records, grouped_rows, paper_table
+from .registry import Merged, PaperContext, Records, grouped_rows, paper_table
 from .table import Cell, Table, spans_of
 
 __all__ = ["figure_5", "table_1", "table_2", "table_5"]

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from statistics import fmean
 
 from ...metrics import families as fm
-from . import PaperContext, Records, grouped_rows, mean_cell, paper_table
+from .registry import PaperContext, Records, grouped_rows, mean_cell, paper_table
 from .table import Cell, Row, Table, spans_of
 
 SUITE = ("families_paper", "families")

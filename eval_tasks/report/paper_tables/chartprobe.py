@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import PaperContext, paper_table
+from .registry import PaperContext, paper_table
 from .table import Cell, Row, Table, spans_of
 
 __all__ = ["legend_table_5", "table_1", "table_2", "table_3"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...metrics import legend as lm
 from ...metrics import legend_studies as ls
-from . import PaperContext, Records, grouped_rows, paper_table
+from .registry import PaperContext, Records, grouped_rows, paper_table
 from .table import Cell, Row, Table
 
 __all__ = ["table_4", "table_6", "table_7"]
