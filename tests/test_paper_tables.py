@@ -452,3 +452,14 @@ def test_judge_tables_prefer_the_released_protocols_records(tmp_path):
     # no CRJ `_paper` run: Table 2 reads ours, and says so
     assert _cells(tables["chartjudgebench-2"])["model-P"][0] == ("50.0", 4)
     assert "(chartprobe's prompts)" in tables["chartjudgebench-2"]["title"]
+
+
+def test_chartjudgebench_figures_7_and_8_accuracy_and_accept_rate(judge_report):
+    fig7 = _cells(judge_report["chartjudgebench-fig7"])
+    # P: one-pass 5 of 6 orders pick the better chart (p2's worse-first order picks A); two-pass 2 of 3 pairs;
+    # CRJ edit 2/4, reproduction 2/2
+    assert fig7["model-P"] == [("83.3", 6), ("66.7", 3), ("50.0", 4), ("100.0", 2)]
+    assert fig7["model-Q"] == [("50.0", 6), ("0.0", 3), ("50.0", 2), ("–", None)]
+    fig8 = _cells(judge_report["chartjudgebench-fig8"])
+    # accepted: P edit e1, e2 (e4 unparsable) -> 2/4, reproduction r1 -> 1/2; Q accepts nothing
+    assert fig8["model-P"] == [("50.0", 4), ("50.0", 2)] and fig8["model-Q"] == [("0.0", 2), ("–", None)]

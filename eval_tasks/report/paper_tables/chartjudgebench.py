@@ -9,6 +9,9 @@ document is read (the paper's single run; voting is its §4.5 study). Through :m
 - Table 2: CRJ accuracy, F1, precision, recall and specificity (%) on ChartEdit and Reproduction.
 - Table 5: CPA two-pass accuracy (%) per chart type, Avg. their unweighted mean.
 - Fig. 5: the share of parsed CPA answers that pick the first and the second position.
+- Fig. 7: CPA one-pass and two-pass accuracy and CRJ accuracy on each task (%), per model; the paper
+  sets base models beside their post-trained versions: list them side by side in ``--model-groups``.
+- Fig. 8: the CRJ accept rate (%) on ChartEdit and Reproduction per model (its lenience).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ...metrics import judge as jm
 from .registry import Merged, PaperContext, Records, grouped_rows, paper_table
 from .table import Cell, Table, spans_of
 
-__all__ = ["figure_5", "table_1", "table_2", "table_5"]
+__all__ = ["figure_5", "figure_7", "figure_8", "table_1", "table_2", "table_5"]
 
 SUITE = Merged(("judge_paper", "judge"))
 """Both protocols' records (``chartprobe score`` rescores ``_paper`` tasks into ``judge_paper``); each
@@ -143,3 +146,45 @@ def figure_5(ctx: PaperContext) -> Table | None:
                  grouped_rows(ctx, SUITE, cells, _has(CPA_TASKS)), (),
                  "Each order of a pair counts once (the better chart is first in half of them, so an unbiased judge "
                  "reads 50/50). n: parsed answers; average rows: the mean over the group's models, n = models.")
+
+
+def _crj_rates(records: Records, key: str) -> list[Cell]:
+    out = []
+    for tasks in CRJ_TASKS.values():
+        rows = _run(records, tasks)[0]
+        m = jm.crj_metrics(rows) if rows else {}
+        out.append(Cell(m.get(key), m.get("n") or None, "pct1"))
+    return out
+
+
+@paper_table("chartjudgebench", "fig7")
+def figure_7(ctx: PaperContext) -> Table | None:
+    every = (*CPA_TASKS, *(t for tasks in CRJ_TASKS.values() for t in tasks))
+    if not ctx.models(SUITE, _has(every)):
+        return None
+
+    def cells(model: str, records: Records) -> list[Cell]:
+        cpa = _run(records, CPA_TASKS)[0]
+        pairs = jm.cpa_pair_counts(cpa)[0] if cpa else 0
+        one = jm.one_pass_accuracy(cpa) if cpa else None
+        two = jm.cpa_outcomes(cpa)["correct"] if pairs else None
+        return [Cell(None if one is None or math.isnan(one) else one, len(cpa) or None, "pct1"),
+                Cell(two, pairs or None, "pct1"), *_crj_rates(records, "accuracy")]
+
+    return Table("chartjudgebench-fig7", "ChartJudgeBench Fig. 7: CPA and CRJ accuracy per model (%)"
+                 + _protocol(ctx, every), ("Model", "CPA one-pass", "CPA two-pass", "CRJ ChartEdit", "CRJ Reproduction"),
+                 grouped_rows(ctx, SUITE, cells, _has(every)), (),
+                 "n: documents (one-pass: each order of a pair), whole pairs (two-pass), items (CRJ); the paper "
+                 "compares base models with their post-trained versions: name them next to each other in "
+                 "--model-groups.")
+
+
+@paper_table("chartjudgebench", "fig8")
+def figure_8(ctx: PaperContext) -> Table | None:
+    every = tuple(t for tasks in CRJ_TASKS.values() for t in tasks)
+    if not ctx.models(SUITE, _has(every)):
+        return None
+    return Table("chartjudgebench-fig8", "ChartJudgeBench Fig. 8: CRJ accept rate per model (%)" + _protocol(ctx, every),
+                 ("Model", "ChartEdit", "Reproduction"),
+                 grouped_rows(ctx, SUITE, lambda m, rs: _crj_rates(rs, "accept_rate"), _has(every)), (),
+                 "The share of items a judge accepts (half of each task should be accepted); n: items.")
