@@ -315,6 +315,11 @@ def scripted_model(responses_path: str | Path = RESPONSES, *, fail_first: int = 
         server.server_close()
 
 
+def fixture_entries(responses_path: str | Path = RESPONSES) -> dict[str, dict[str, Any]]:
+    """The fixture's scripted charts by chart id."""
+    return {e["chart_id"]: e for e in json.loads(Path(responses_path).read_text()).values()}
+
+
 def expected_outcome(entry: dict[str, Any], protocol: str = "paper") -> tuple[str, str | None]:
     """(status, deciding stage or None) a fixture chart must end with under ``protocol``.
 

@@ -19,7 +19,7 @@ import pytest
 from chartprobe.dataset_builders.families.reconstruct.client import refused_parameter, token_param_for
 from chartprobe.dataset_builders.families.reconstruct.sandbox import MECHANISMS
 from chartprobe.dataset_builders.families.reconstruct.sources import load_source
-from reconstruct_standin import REFUSE_MESSAGE, expected_outcome, scripted_model
+from reconstruct_standin import REFUSE_MESSAGE, expected_outcome, fixture_entries, scripted_model
 
 from chartprobe.cli import main
 
@@ -28,10 +28,6 @@ needs_bwrap = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubble
                                  "(scripts/install.sh installs it)")
 IMAGE_STAGES = ("reconstruct", "diagnose", "revise", "verdict")
 """Stages sent the chart; under the (default) paper protocol the code-writing stages are text only."""
-
-
-def _entries() -> dict[str, dict]:
-    return {r["chart_id"]: r for r in json.loads((FIXTURE / "responses.json").read_text()).values()}
 
 
 def _stage(body: dict) -> str:
@@ -60,7 +56,7 @@ def _images(body: dict) -> list[dict]:
 
 def _ends_as_scripted(manifest: dict) -> None:
     status = {it["chart_id"]: (it["status"], it["stage"]) for it in manifest["items"]}
-    assert status == {chart: expected_outcome(e, "paper") for chart, e in _entries().items()}
+    assert status == {chart: expected_outcome(e, "paper") for chart, e in fixture_entries().items()}
     assert manifest["counts"]["error"] == 0 and manifest["protocol"]["name"] == "paper"
 
 

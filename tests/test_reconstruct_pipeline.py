@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from chartprobe.dataset_builders.families.reconstruct.sandbox import MECHANISMS
-from reconstruct_standin import expected_outcome, scripted_model
+from reconstruct_standin import expected_outcome, fixture_entries, scripted_model
 
 from chartprobe.cli import main
 
@@ -74,7 +74,7 @@ def test_every_kind_of_fixture_chart_ends_as_scripted(built):
     """Under the default (paper) protocol; tests/test_reconstruct_protocol.py runs the chartprobe one."""
     kinds, items = _kinds(), _items(built)
     assert len(items) == len(_meta()) >= 20
-    entries = {e["chart_id"]: e for e in json.loads((FIXTURE / "responses.json").read_text()).values()}
+    entries = fixture_entries()
     for chart, kind in kinds.items():
         it, (status, stage) = items[chart], expected_outcome(entries[chart], "paper")
         assert (it["status"], it["stage"]) == (status, stage), (chart, kind, it)

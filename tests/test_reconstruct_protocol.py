@@ -30,7 +30,7 @@ from chartprobe.dataset_builders.families.reconstruct.sandbox import (
     Limits,
     check_code,
 )
-from reconstruct_standin import expected_outcome, scripted_model
+from reconstruct_standin import expected_outcome, fixture_entries, scripted_model
 
 from chartprobe.cli import main
 
@@ -38,10 +38,6 @@ FIXTURE = Path(__file__).parent / "fixtures" / "reconstruct"
 needs_bwrap = pytest.mark.skipif(not MECHANISMS["bwrap"].found(), reason="bubblewrap is not installed "
                                  "(scripts/install.sh installs it)")
 CODE_STAGES = ("assumptions", "generate_data", "adapt_question", "generate_answer")
-
-
-def _entries() -> dict[str, dict]:
-    return {r["chart_id"]: r for r in json.loads((FIXTURE / "responses.json").read_text()).values()}
 
 
 def _text_and_images(body: dict) -> tuple[str, int]:
@@ -191,7 +187,7 @@ def test_the_chartprobe_protocol_keeps_its_stricter_gates(tmp_path):
         assert "assumptions" not in server.calls_by_stage
     manifest = json.loads((work / "export" / "chartprobe-reconstruction.json").read_text())
     got = {it["chart_id"]: (it["status"], it["stage"]) for it in manifest["items"]}
-    assert got == {chart: expected_outcome(e, "chartprobe") for chart, e in _entries().items()}
+    assert got == {chart: expected_outcome(e, "chartprobe") for chart, e in fixture_entries().items()}
     assert manifest["protocol"]["name"] == "chartprobe" and manifest["prompts"]["sha256"] == prompt_sha256()
     for body in requests:
         text, images = _text_and_images(body)

@@ -18,32 +18,9 @@ from typing import Any
 __all__ = ["FORMATS", "Cell", "Row", "Table", "spans_of"]
 
 
-def _three(v: float) -> str:
-    return f"{v:.3f}"
-
-
-def _signed1(v: float) -> str:
-    return f"{v:+.1f}"
-
-
-def _signed_pct(v: float) -> str:
-    return f"{v:+.1f}%"
-
-
-def _count(v: float) -> str:
-    return f"{round(v):,}"
-
-
-def _pct1(v: float) -> str:
-    return f"{100 * v:.1f}"
-
-
-def _pct2(v: float) -> str:
-    return f"{100 * v:.2f}"
-
-
-FORMATS: dict[str, Callable[[float], str]] = {"3f": _three, "signed1": _signed1, "signed_pct": _signed_pct,
-                                              "count": _count, "pct1": _pct1, "pct2": _pct2, "2f": "{:.2f}".format}
+FORMATS: dict[str, Callable[[float], str]] = {
+    "3f": "{:.3f}".format, "2f": "{:.2f}".format, "signed1": "{:+.1f}".format, "signed_pct": "{:+.1f}%".format,
+    "count": lambda v: f"{round(v):,}", "pct1": lambda v: f"{100 * v:.1f}", "pct2": lambda v: f"{100 * v:.2f}"}
 """How a value prints: 3 decimals (accuracies), a signed one-decimal number (RVC), a signed percent
 (Table 8's RVC columns), a count with thousands commas, a 0-1 rate as a percentage with one or two
 decimals (LegendBench prints 52.43), two decimals (LegendBench's studies print 0.94)."""
