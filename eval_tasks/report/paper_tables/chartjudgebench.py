@@ -82,13 +82,16 @@ def table_1(ctx: PaperContext) -> Table | None:
                  "the mean over the group's models, n = models.")
 
 
-def _crj_cells(records: Records) -> list[Cell]:
+TABLE_2 = ("accuracy", "f1", "precision", "recall", "specificity")
+
+
+def _crj_rates(records: Records, *keys: str) -> list[Cell]:
+    """CRJ metrics (%) of ChartEdit then Reproduction, ``keys`` per task; n = items."""
     out = []
     for tasks in CRJ_TASKS.values():
         rows = _run(records, tasks)[0]
         m = jm.crj_metrics(rows) if rows else {}
-        n = m.get("n") or None
-        out += [Cell(m.get(k), n, "pct1") for k in ("accuracy", "f1", "precision", "recall", "specificity")]
+        out += [Cell(m.get(key), m.get("n") or None, "pct1") for key in keys]
     return out
 
 
@@ -99,7 +102,7 @@ def table_2(ctx: PaperContext) -> Table | None:
         return None
     return Table("chartjudgebench-2", "ChartJudgeBench Table 2: CRJ performance on ChartEdit and Reproduction (%)"
                  + _protocol(ctx, every), ("Model", *(["Acc.", "F1", "Prec.", "Recall", "Spec."] * 2)),
-                 grouped_rows(ctx, SUITE, lambda m, rs: _crj_cells(rs), _has(every)),
+                 grouped_rows(ctx, SUITE, lambda m, rs: _crj_rates(rs, *TABLE_2), _has(every)),
                  spans_of(["ChartEdit Task", "Reproduction Task"], 5),
                  "Accept is the positive class; an unparsable verdict counts as the wrong label. n: items; average "
                  "rows: the mean over the group's models, n = models.")
@@ -146,15 +149,6 @@ def figure_5(ctx: PaperContext) -> Table | None:
                  grouped_rows(ctx, SUITE, cells, _has(CPA_TASKS)), (),
                  "Each order of a pair counts once (the better chart is first in half of them, so an unbiased judge "
                  "reads 50/50). n: parsed answers; average rows: the mean over the group's models, n = models.")
-
-
-def _crj_rates(records: Records, key: str) -> list[Cell]:
-    out = []
-    for tasks in CRJ_TASKS.values():
-        rows = _run(records, tasks)[0]
-        m = jm.crj_metrics(rows) if rows else {}
-        out.append(Cell(m.get(key), m.get("n") or None, "pct1"))
-    return out
 
 
 @paper_table("chartjudgebench", "fig7")
