@@ -12,11 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tiny_gemma3 import build_tiny_gemma3
-from tiny_llava_next import build_tiny_llava_next
-from tiny_mllama import build_tiny_mllama
-from tiny_qwen2_5_vl import build_tiny_qwen2_5_vl
-from tiny_vlm import build_tiny_vlm
+from zoo import ZOO, load_zoo
 
 
 def shared_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name: str,
@@ -64,34 +60,52 @@ def smoke_release(release_root) -> Path:
 
 
 @pytest.fixture(scope="session")
-def tiny_vlm(tmp_path_factory, worker_id) -> Path:
+def zoo_model(tmp_path_factory, worker_id) -> Callable[[str], Path]:
+    """``zoo_model(name)``: the folder of the zoo's tiny ``name`` (``tests/zoo.py``), built on first use
+    and shared by every test and worker of the run."""
+    load_zoo()
+
+    def get(name: str) -> Path:
+        return shared_folder(tmp_path_factory, worker_id, f"tiny_{name}", ZOO[name].build)
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_vlm(zoo_model) -> Path:
     """Directory of the seeded tiny LLaVA (model + tokenizer + processor), see ``tests/tiny_vlm.py``."""
-    return shared_folder(tmp_path_factory, worker_id, "tiny_vlm", build_tiny_vlm)
+    return zoo_model("llava")
 
 
 @pytest.fixture(scope="session")
-def tiny_gemma3(tmp_path_factory, worker_id) -> Path:
+def tiny_idefics3(zoo_model) -> Path:
+    """Directory of the seeded tiny Idefics3 (its vision tower also has q/k/v_proj), see ``tests/tiny_idefics3.py``."""
+    return zoo_model("idefics3")
+
+
+@pytest.fixture(scope="session")
+def tiny_gemma3(zoo_model) -> Path:
     """Directory of the seeded tiny Gemma 3 (image string ``<start_of_image>``), see ``tests/tiny_gemma3.py``."""
-    return shared_folder(tmp_path_factory, worker_id, "tiny_gemma3", build_tiny_gemma3)
+    return zoo_model("gemma3")
 
 
 @pytest.fixture(scope="session")
-def tiny_mllama(tmp_path_factory, worker_id) -> Path:
+def tiny_mllama(zoo_model) -> Path:
     """Directory of the seeded tiny Mllama (cross-attention to the image), see ``tests/tiny_mllama.py``."""
-    return shared_folder(tmp_path_factory, worker_id, "tiny_mllama", build_tiny_mllama)
+    return zoo_model("mllama")
 
 
 @pytest.fixture(scope="session")
-def tiny_llava_next(tmp_path_factory, worker_id) -> Path:
+def tiny_llava_next(zoo_model) -> Path:
     """Directory of the seeded tiny LLaVA-NeXT (tiled images), see ``tests/tiny_llava_next.py``."""
-    return shared_folder(tmp_path_factory, worker_id, "tiny_llava_next", build_tiny_llava_next)
+    return zoo_model("llava_next")
 
 
 @pytest.fixture(scope="session")
-def tiny_qwen2_5_vl(tmp_path_factory, worker_id) -> Path:
+def tiny_qwen2_5_vl(zoo_model) -> Path:
     """Directory of the seeded tiny Qwen2.5-VL (vision string, M-RoPE, merged patches), see
     ``tests/tiny_qwen2_5_vl.py``."""
-    return shared_folder(tmp_path_factory, worker_id, "tiny_qwen2_5_vl", build_tiny_qwen2_5_vl)
+    return zoo_model("qwen2_5_vl")
 
 
 @pytest.fixture(scope="session")

@@ -94,6 +94,14 @@ def test_the_wheel_ships_the_lmms_tree():
     assert set(LMMS_TASKS_DIR.iterdir()) <= shipped
 
 
+@pytest.mark.parametrize("model", ["qwen2_vl", "qwen2_5_vl"])
+def test_lmms_eval_qwen_models_find_qwen_vl_utils(model):
+    """Without qwen-vl-utils these models log an error and the run still exits 0: the lmms extra has it."""
+    import importlib
+
+    assert importlib.import_module(f"lmms_eval.models.simple.{model}")._has_qwen_vl
+
+
 def test_lmms_tasks_path_command(capsys):
     from chartprobe.cli import main
 

@@ -12,7 +12,6 @@ On the small releases of every dataset (conftest ``release_root``) and the tiny 
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -21,8 +20,7 @@ from chartprobe.eval_tasks.rescoring import data as eval_data
 from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
 from chartprobe.eval_tasks.suites._task_index import task_index
 from chartprobe.eval_tasks.validity.validate import run_agents, write_agent_samples
-from chartprobe.training import cli
-from tiny_idefics3 import build_tiny_idefics3
+from train_run import train_cli
 
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            "TOKENIZERS_PARALLELISM": "false"}
@@ -35,11 +33,6 @@ def _offline(monkeypatch, release_root):
     for key, value in OFFLINE.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv(eval_data.ENV_VAR, str(release_root))
-
-
-@pytest.fixture(scope="module")
-def tiny_idefics3(tmp_path_factory) -> Path:
-    return build_tiny_idefics3(tmp_path_factory.mktemp("tiny_idefics3_bn"))
 
 
 @pytest.fixture(scope="module")
@@ -58,13 +51,6 @@ def every_task_run(release_root, tmp_path_factory) -> Path:
                "config": {"model_args": "pretrained=tiny"}}
     (run / f"results_{STAMP}.json").write_text(json.dumps(results))
     return folder
-
-
-def train_cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="chartprobe")
-    cli.add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["train", *argv])
-    return args.func(args)
 
 
 def top_cli(argv: list[str]) -> int:

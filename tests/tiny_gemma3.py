@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiny_vlm import build_tokenizer, save_tiny_model
+from zoo import family
 
 IMAGE_SIZE = 28
 PATCH_SIZE = 14
@@ -54,6 +55,7 @@ def _model_config(tokenizer):
                         pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
 
 
+@family("gemma3", image_string=BOI)
 def build_tiny_gemma3(out_dir: str | Path) -> Path:
     """Build the tiny Gemma 3 (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiny_vlm import CHAT_TEMPLATE, build_tokenizer, save_tiny_model
+from zoo import family
 
 IMAGE_SIZE = 32
 PATCH_SIZE = 8
@@ -39,6 +40,7 @@ def _model_config(tokenizer):
                           pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
 
 
+@family("idefics3", image_string=None)
 def build_tiny_idefics3(out_dir: str | Path) -> Path:
     """Build the tiny Idefics3 (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

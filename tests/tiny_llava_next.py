@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiny_vlm import CHAT_TEMPLATE, IMAGE_TOKEN, build_tokenizer, save_tiny_model
+from zoo import family
 
 IMAGE_SIZE = 28
 PATCH_SIZE = 14
@@ -33,6 +34,7 @@ def _model_config(tokenizer):
                            vision_feature_select_strategy="default", vision_feature_layer=-1)
 
 
+@family("llava_next", image_string=None)
 def build_tiny_llava_next(out_dir: str | Path) -> Path:
     """Build the tiny LLaVA-NeXT (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

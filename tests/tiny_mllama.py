@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiny_vlm import build_tokenizer, save_tiny_model
+from zoo import family
 
 IMAGE_SIZE = 28
 PATCH_SIZE = 14
@@ -50,6 +51,7 @@ def _model_config(tokenizer):
                         image_token_index=tokenizer.convert_tokens_to_ids(IMAGE_TOKEN))
 
 
+@family("mllama", image_string=IMAGE_TOKEN, cross_attention=True)
 def build_tiny_mllama(out_dir: str | Path) -> Path:
     """Build the tiny Mllama (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

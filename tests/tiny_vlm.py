@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from zoo import family
+
 IMAGE_TOKEN = "<image>"
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<pad>", IMAGE_TOKEN]
 VOCAB_SIZE = 512
@@ -109,6 +111,7 @@ def _model_config(tokenizer):
     )
 
 
+@family("llava", image_string=None)
 def build_tiny_vlm(out_dir: str | Path) -> Path:
     """Build the tiny LLaVA (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``.
 

@@ -26,7 +26,10 @@ from pathlib import Path
 from typing import Any
 
 PAPER_SEEDS = (42, 43, 44)
-LM_PROJECTIONS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+# Every linear projection of a decoder layer, fused ones included: GLM-4V's language model has one
+# gate_up_proj, Phi-3/4's a qkv_proj and a gate_up_proj; a list without them silently leaves those out.
+LM_PROJECTIONS = ["q_proj", "k_proj", "v_proj", "qkv_proj", "o_proj", "gate_proj", "up_proj", "gate_up_proj",
+                  "down_proj"]
 
 
 @dataclass
