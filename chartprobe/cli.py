@@ -12,6 +12,7 @@
     chartprobe tasks-path
     chartprobe lmms-tasks-path                    (the lmms-eval include path)
     chartprobe eval   <lm_eval arguments...>      (adds --include_path for you)
+    chartprobe serve  MODEL [--host H] [--port N] [--device D]   (transformers serve, fixed for lm-eval's API models)
     chartprobe score    --predictions PATH [PATH ...] --out results.json [--releases DIR] [--allow-partial] [--num-proc N]
     chartprobe report   RESULTS.json [...] --out DIR [--validity validity.json ...] [--study study.json ...]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--predictions-out DIR] [--agents a,b] [--write-card]
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     from chartprobe.dataset_builders import commands as builder_commands
     from chartprobe.dataset_builders import merge_cli, reconstruct_cli, restore_cli
     from chartprobe.eval_tasks import commands as eval_commands
-    from chartprobe.eval_tasks.harness import export_cli
+    from chartprobe.eval_tasks.harness import export_cli, serve_cli
     from chartprobe.eval_tasks.harness.lmms import cli as lmms_cli
     from chartprobe.training.cli import add_parser as add_train_parser  # no torch until `train` runs
     from chartprobe.training.profile_cli import add_parser as add_profile_parser
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     restore_cli.add_parser(sub)           # restore-originals
     eval_commands.add_harness_parsers(sub)  # tasks-path, eval
     lmms_cli.add_parsers(sub)             # lmms-tasks-path
+    serve_cli.add_parser(sub)             # serve
     add_train_parser(sub)                 # train
     add_profile_parser(sub)               # profile
     eval_commands.add_parsers(sub)        # score, report, validate

@@ -1,22 +1,13 @@
-"""Run ``transformers serve`` on a local model directory, for API-path tests.
+"""Serve a local model directory with ``chartprobe serve`` on 127.0.0.1, for API-path tests.
 
-Two transformers 5.24 bugs make the stock server unusable with lm-eval's
-``local-chat-completions`` (see shared/ENVIRONMENT.md):
-
-* any request with a ``stop`` field fails with HTTP 500, because the server passes the
-  *processor* to ``generate(tokenizer=...)`` and ``StopStringCriteria`` calls
-  ``tokenizer.get_vocab()`` on it;
-* an empty ``stop: []`` fails too (``StopStringCriteria`` takes ``max()`` of nothing).
-
-Both are patched here, in the launcher process only (never in site-packages), before the
-server is built.  ``served_model(model_dir)`` is the context manager tests use: it starts
-this file as a subprocess on 127.0.0.1 at a free port, waits for ``/health`` and always
+``chartprobe serve`` is ``transformers serve`` with the two fixes lm-eval's requests need (see
+``eval_tasks/harness/serve_cli.py``). ``served_model(model_dir)`` is the context manager tests use:
+it starts the command as a subprocess on 127.0.0.1 at a free port, waits for ``/health`` and always
 terminates the server.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import socket
@@ -35,33 +26,6 @@ class Served(NamedTuple):
 
     base_url: str
     model: str
-
-
-def _patch_transformers_serve() -> None:
-    """Apply the two 5.24 workarounds by wrapping the offending callables."""
-    from transformers.cli.serving.chat_completion import ChatCompletionHandler
-    from transformers.cli.serving.completion import CompletionHandler
-    from transformers.generation import stopping_criteria
-
-    original_init = stopping_criteria.StopStringCriteria.__init__
-
-    def init_with_unwrapped_tokenizer(self, tokenizer, stop_strings):
-        # A processor has no vocab of its own; its wrapped tokenizer has.
-        original_init(self, getattr(tokenizer, "tokenizer", tokenizer), stop_strings)
-
-    stopping_criteria.StopStringCriteria.__init__ = init_with_unwrapped_tokenizer
-
-    for handler in (ChatCompletionHandler, CompletionHandler):
-        # 5.24 names it _build_generation_config, 5.25 _build_generation_kwargs; both take (self, body, ...)
-        name = next(n for n in ("_build_generation_config", "_build_generation_kwargs") if hasattr(handler, n))
-        original_build = getattr(handler, name)
-
-        def build_without_empty_stop(self, body, *args, _original=original_build, **kwargs):
-            if "stop" in body and not body["stop"]:
-                body = {key: value for key, value in body.items() if key != "stop"}
-            return _original(self, body, *args, **kwargs)
-
-        setattr(handler, name, build_without_empty_stop)
 
 
 def free_port() -> int:
@@ -106,7 +70,8 @@ def served_model(
         # free_port() closes its socket before the server binds: another process can take the
         # port in between (seen once in CI as an early exit), so an early exit gets one retry.
         port = free_port()
-        cmd = [sys.executable, str(Path(__file__).resolve()), str(model_dir), "--port", str(port)]
+        cmd = [sys.executable, "-m", "chartprobe.cli", "serve", str(model_dir), "--port", str(port),
+               "--device", "cpu"]
         proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_ready(f"http://127.0.0.1:{port}/health", proc, timeout)
@@ -131,20 +96,3 @@ def served_model(
             proc.wait()
         if log is not subprocess.DEVNULL:
             log.close()
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Launcher entry point: ``python serve_tiny.py MODEL_DIR --port N``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model_dir")
-    parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args(argv)
-    _patch_transformers_serve()
-    from transformers.cli.serve import Serve
-
-    # Blocks until SIGTERM; force_model preloads the model and answers any `model` name.
-    Serve(force_model=args.model_dir, host="127.0.0.1", port=args.port, device="cpu", log_level="warning")
-
-
-if __name__ == "__main__":
-    main()
