@@ -113,25 +113,24 @@ def run_lm_eval(argv: list[str], env: dict[str, str], timeout: float | None = No
     if in_process:
         _lm_eval_here(argv, env)
         return
-    run = subprocess.run([sys.executable, "-m", "lm_eval", *argv], env=env, capture_output=True, text=True,
-                         timeout=timeout, check=False)
+    # lm-eval's CLI, indexing only chartprobe's tasks when nothing else is asked for (seconds per start)
+    run = subprocess.run([sys.executable, "-m", "chartprobe.eval_tasks.harness.own_index", *argv], env=env,
+                         capture_output=True, text=True, timeout=timeout, check=False)
     if run.returncode != 0:
         raise RuntimeError(f"lm_eval failed ({run.returncode}):\n{run.stderr[-4000:]}")
 
 
 def _lm_eval_here(argv: list[str], env: dict[str, str]) -> None:
-    from lm_eval.__main__ import cli_evaluate
+    from chartprobe.eval_tasks.harness.own_index import lm_eval_cli
 
-    saved_argv, saved_env = sys.argv, dict(os.environ)
-    sys.argv = ["lm_eval", "run", *argv]
+    saved_env = dict(os.environ)
     os.environ.update(env)
     try:
-        cli_evaluate()
+        lm_eval_cli(["run", *argv])
     except SystemExit as exc:  # argparse and lm-eval exit on a bad request
         if exc.code not in (0, None):
             raise RuntimeError(f"lm_eval failed ({exc.code})") from None
     finally:
-        sys.argv = saved_argv
         os.environ.clear()
         os.environ.update(saved_env)
 

@@ -130,13 +130,15 @@ def run_eval(argv: list[str]) -> int:
     from lm_eval.__main__ import cli_evaluate
 
     from . import interleaved_chat  # noqa: F401  (registers the chartprobe-chat-completions model)
+    from .own_index import own_index
 
     saved = sys.argv
     sys.argv = ["lm-eval", *full]
     started = time.time()
     code = 0
     try:
-        cli_evaluate()
+        with own_index(full, tasks_path()):  # only our 75 task names indexed when nothing else is asked for
+            cli_evaluate()
     except SystemExit as stop:
         if not (stop.code is None or isinstance(stop.code, int)):
             print(stop.code, file=sys.stderr)
