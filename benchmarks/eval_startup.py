@@ -64,8 +64,8 @@ def main() -> None:
         timed("own", argv, env)  # warm-up: the datasets cache and the OS file cache
         times = {"own": [], "full": []}
         for _ in range(args.runs):
-            for mode in times:
-                times[mode].append(timed(mode, argv, env))
+            for mode, seconds in times.items():
+                seconds.append(timed(mode, argv, env))
     own, full = (statistics.median(times[m]) for m in ("own", "full"))
     print(f"chartprobe eval, one task, --limit 1, tiny LLaVA, {args.runs} runs each (median, s)")
     print(f"  our tasks indexed only   {own:6.1f}   (min {min(times['own']):.1f}, max {max(times['own']):.1f})")

@@ -35,7 +35,7 @@ def test_no_tasks_flag_keeps_the_full_index(ours):
 
 
 def test_the_task_manager_skips_the_built_in_tree_only_inside_the_block():
-    import lm_eval.tasks as tasks
+    from lm_eval import tasks
 
     full = tasks.TaskManager
     with own_index(["--tasks", "chartprobe_judge_cpa"], tasks_path()) as skipped:
