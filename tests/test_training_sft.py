@@ -167,3 +167,18 @@ def test_adapter_evaluates_through_lm_eval_peft(tiny_vlm, probes_root, tmp_path,
     assert (out / "comparison.md").read_text().startswith("| region |")
     # lm-eval read the same local release the adapter was trained from.
     assert eval_env(None)[eval_data.ENV_VAR] == str(probes_root)
+
+
+def test_floating_inputs_reach_the_model_in_its_dtype():
+    """Llama 4's processor returns bf16 pixels whatever the model's dtype; the collator's batches are cast,
+    integer and boolean tensors left alone."""
+    import torch
+    from chartprobe.training.input_dtype import cast_inputs
+
+    batch = {"pixel_values": torch.ones(1, 3, 2, 2, dtype=torch.bfloat16),
+             "input_ids": torch.ones(1, 4, dtype=torch.long), "pixel_attention_mask": torch.ones(1, 2, 2, dtype=torch.bool), "image_sizes": [(2, 2)]}
+    holder = argparse.Namespace(data_collator=lambda examples: dict(batch))
+    cast_inputs(holder, torch.float32)
+    out = holder.data_collator([])
+    assert out["pixel_values"].dtype == torch.float32 and out["input_ids"].dtype == torch.long
+    assert out["pixel_attention_mask"].dtype == torch.bool and out["image_sizes"] == [(2, 2)]

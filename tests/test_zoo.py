@@ -56,8 +56,10 @@ def _features_seen(model, batch) -> list[tuple[int, int]]:
     """Run ``model`` on ``batch``; the (image tokens, image features) of each placeholder check it made."""
     import torch
 
-    inner = model.model
-    method, argument = next((m, a) for m, a in MERGERS.items() if hasattr(inner, m))
+    # the inner model holds the check (LLaVA, Qwen, ...), or the top one does (Llama 4's flat layout)
+    holders = (getattr(model, "model", None), model)
+    inner, method, argument = next((m, n, a) for m in holders if m is not None for n, a in MERGERS.items()
+                                   if hasattr(m, n))
     original = getattr(inner, method)
     signature = inspect.signature(original)
     seen = []
@@ -116,6 +118,9 @@ def test_every_image_of_a_pair_reaches_the_model(name, chat, loaded):
         string = _plain_string(name, path)
         text, single = CPA.replace(PLACEHOLDER, string), string
     batch = processor(text=[text], images=[images], return_tensors="pt")
+    for key, value in batch.items():  # as lm-eval does: Llama 4's processor returns bf16 pixels
+        if value.is_floating_point():
+            batch[key] = value.to(model.dtype)
     if ZOO[name].cross_attention:  # Mllama: one cross-attention slot per image, each attended from its token on
         mask = batch["cross_attention_mask"][0]
         assert mask.shape[1] == 2 and bool(mask[:, 0].any()) and bool(mask[:, 1].any())
@@ -150,7 +155,7 @@ def test_lora_adapts_the_language_model_only(name, zoo_model):
     model = AutoModelForImageTextToText.from_pretrained(path)
     prefix = language_model_prefix(model)
     assert prefix.rsplit(".", 1)[-1] in ("language_model", "text_model")
-    projections = {n for n, m in model.named_modules() if n.startswith(prefix + ".layers.")
+    projections = {n for n, m in model.named_modules() if n.startswith(prefix + ".") and ".layers." in n
                    and type(m).__name__ == "Linear" and n.endswith("_proj")}
     peft_model, modules = apply_lora(TrainConfig(model=str(path)), model)
     assert set(modules) == projections  # fused ones too (GLM-4V's gate_up_proj)

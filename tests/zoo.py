@@ -39,7 +39,6 @@ LEFT_OUT = {
     "DeepSeek-VL2": "remote code only (transformers ships DeepSeek-VL 1 and its hybrid, other architectures)",
     "Molmo": "remote code only (Molmo 1); transformers' molmo2 is a later model, not yet in the zoo",
     "MiMo-VL": "a Qwen2.5-VL checkpoint: the qwen2_5_vl family covers it",
-    "Llama-4": "native, not yet in the zoo: mllama (Llama-3.2-Vision) is the Llama vision family built",
     "Phi-4-multimodal": "native (phi4_multimodal), not yet in the zoo: a causal-LM class with audio, "
                         "not loaded by AutoModelForImageTextToText",
 }

@@ -167,6 +167,9 @@ def check_request(cfg: TrainConfig, loop: LoopConfig) -> None:
     _check_ranges(cfg, loop)
     if cfg.model.startswith(_LOCAL) and not Path(cfg.model).expanduser().is_dir():
         raise ConfigError(f"--model {cfg.model}: no such model folder")
+    from .architectures import check_trainable
+
+    check_trainable(cfg.model)
     _check_data(cfg)
     if cfg.select == "bottleneck" and (cfg.profile or not loop.seeds):  # the study profiles the base itself
         _check_profile(cfg)

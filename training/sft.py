@@ -89,8 +89,6 @@ def load_model(cfg: TrainConfig, bf16: bool):
     return processor, model
 
 
-
-
 def train(cfg: TrainConfig) -> dict[str, Any]:
     """Run one fine-tuning job end to end; return the summary also saved as ``train_log.json``."""
     import yaml
@@ -101,6 +99,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     from .cross_attention import keep_in_step
     from .data import load_splits, resolve_source, select_splits, subset, training_configs
     from .format import format_dataset
+    from .input_dtype import cast_inputs
     from .lora import apply_lora, language_model_prefix
 
     set_seed(cfg.seed)
@@ -126,6 +125,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                          eval_dataset=val_ds, processing_class=processor)
     if keep_in_step(trainer, processor):
         log.info("cross-attention mask rebuilt per batch for prompt + completion (%s)", type(processor).__name__)
+    cast_inputs(trainer, model.dtype)  # Llama 4's processor returns bf16 pixels, whatever the model's dtype
     start = time.perf_counter()
     result = trainer.train()
     seconds = time.perf_counter() - start
