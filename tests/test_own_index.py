@@ -38,10 +38,12 @@ def test_the_task_manager_skips_the_built_in_tree_only_inside_the_block():
     from lm_eval import tasks
 
     full = tasks.TaskManager
-    with own_index(["--tasks", "chartprobe_judge_cpa"], tasks_path()) as skipped:
+    with own_index(["--tasks", "chartprobe_judge_cpa", "--include_path", tasks_path()]) as skipped:
         assert skipped and tasks.TaskManager is not full
         manager = tasks.TaskManager(include_path=tasks_path())
         assert "chartprobe_judge_cpa" in manager.all_tasks and "chartqa" not in manager.all_tasks
     assert tasks.TaskManager is full
-    with own_index(["--tasks", "chartprobe_judge_cpa,chartqa"], tasks_path()) as skipped:
+    with own_index(["--tasks", "chartprobe_judge_cpa,chartqa", "--include_path", tasks_path()]) as skipped:
+        assert not skipped and tasks.TaskManager is full
+    with own_index(["--tasks", "chartprobe_judge_cpa"]) as skipped:  # no include path: nothing of ours known
         assert not skipped and tasks.TaskManager is full

@@ -1,11 +1,12 @@
-"""Index only chartprobe's tasks when a run asks for nothing else.
+"""Index only the ``--include_path`` tasks when a run asks for nothing else.
 
 lm-eval's command line indexes every built-in task on each start (about 14,700 names: 8-12 s on our
 2-core machines, longer than a tiny model's whole evaluation) although a chartprobe run needs only
-the 75 names under ``--include_path``. When every ``--tasks`` entry names one of ours (or is a
-pattern that only ours match), :func:`own_index` makes lm-eval's ``TaskManager`` skip the built-in
-tree for the duration of the call (``include_defaults=False``, its own switch); any other name
-(``chartqa``, a YAML path, a name from the user's own ``--include_path``) keeps the full index.
+the 75 names under its ``--include_path``. When every ``--tasks`` entry names a task, group or tag
+defined there (or is a pattern starting ``chartprobe``, which only ours can match), :func:`own_index`
+makes lm-eval's ``TaskManager`` skip the built-in tree for the duration of the call
+(``include_defaults=False``, its own switch); any other name (``chartqa``, a YAML path) keeps the
+full index.
 """
 
 from __future__ import annotations
@@ -42,13 +43,24 @@ def asks_only_for(argv: Sequence[str], names: set[str]) -> bool:
     return bool(requested) and all(_ours(t, names) for t in requested)
 
 
+def include_path_of(argv: Sequence[str]) -> str | None:
+    """The ``--include_path`` value of an lm-eval command line (lm-eval takes one), or None."""
+    for i, arg in enumerate(argv):
+        if arg == "--include_path" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--include_path="):
+            return arg.partition("=")[2]
+    return None
+
+
 @contextlib.contextmanager
-def own_index(argv: Sequence[str], include_path: str) -> Iterator[bool]:
-    """Within the block, lm-eval's ``TaskManager`` indexes only ``include_path`` if ``argv`` asks for
-    nothing else; yields whether it does."""
+def own_index(argv: Sequence[str]) -> Iterator[bool]:
+    """Within the block, lm-eval's ``TaskManager`` indexes only ``argv``'s ``--include_path`` if ``argv``
+    asks for nothing else; yields whether it does."""
     from lm_eval import tasks
 
-    if not asks_only_for(argv, own_task_names(include_path)):
+    include_path = include_path_of(argv)
+    if include_path is None or not asks_only_for(argv, own_task_names(include_path)):
         yield False
         return
     full = tasks.TaskManager
@@ -66,19 +78,17 @@ def own_index(argv: Sequence[str], include_path: str) -> Iterator[bool]:
 
 
 def lm_eval_cli(argv: Sequence[str]) -> None:
-    """lm-eval's own command line on ``argv`` (``sys.argv`` set for the call), indexing only our tasks when
-    ``argv`` asks for nothing else. ``python -m chartprobe.eval_tasks.harness.own_index ARGS`` runs it in a
+    """lm-eval's own command line on ``argv`` (``sys.argv`` set for the call), indexing only its
+    ``--include_path`` tasks when ``argv`` asks for nothing else. ``python -m chartprobe.eval_tasks.harness.own_index ARGS`` runs it in a
     fresh process (training's evaluations); lm-eval's exit status is this process's."""
     import sys
 
     from lm_eval.__main__ import cli_evaluate
 
-    from .runner import tasks_path
-
     saved = sys.argv
     sys.argv = ["lm_eval", *argv]
     try:
-        with own_index(argv, tasks_path()):
+        with own_index(argv):
             cli_evaluate()
     finally:
         sys.argv = saved

@@ -137,7 +137,7 @@ def run_eval(argv: list[str]) -> int:
     started = time.time()
     code = 0
     try:
-        with own_index(full, tasks_path()):  # only our 75 task names indexed when nothing else is asked for
+        with own_index(full):  # only our 75 task names indexed when nothing else is asked for
             cli_evaluate()
     except SystemExit as stop:
         if not (stop.code is None or isinstance(stop.code, int)):
