@@ -148,9 +148,13 @@ def test_without_env_var_tasks_use_the_pinned_hub_revision(monkeypatch):
     monkeypatch.delenv(data.ENV_VAR, raising=False)
     fake = datasets.DatasetDict({"test": datasets.Dataset.from_dict({"question": ["q"]})})
     monkeypatch.setattr(datasets, "load_dataset", lambda **kwargs: calls.append(kwargs) or fake)
+    from chartprobe.eval_tasks.rescoring import provenance
+
+    # the card's hash would be read from the Hub: unreachable here (retries cost ~20 s before giving up)
+    monkeypatch.setattr(provenance, "release_hash", lambda release, where: calls.append(("hash", release)) or "")
     loaded = data.load_release("smoke", "default", pretrained="ignored", version=0.1)
     assert loaded["test"]["image_token"][0] == "<image>"
-    assert calls == [{"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}]
+    assert calls == [{"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}, ("hash", "smoke")]
 
 
 def test_env_var_points_tasks_at_the_local_release(smoke_release, monkeypatch):
