@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from chartprobe.eval_tasks.harness.image_string import (
     chat_template_of,
+    config_image_string,
     image_string_argv,
     template_image_string,
 )
@@ -65,6 +66,17 @@ def test_nothing_is_added_for_llava_or_another_model(tiny_vlm, tiny_gemma3):
     assert image_string_argv(llava) == (llava, None)  # its template writes <image>: lm-eval's default is right
     other = ["run", "--model", "hf", "--model_args", f"pretrained={tiny_gemma3}", "--tasks", "x"]
     assert image_string_argv(other) == (other, None)
+
+
+@pytest.mark.parametrize(("name", "token"), [("mistral3", "[IMG]"), ("internvl", "<IMG_CONTEXT>"),
+                                             ("mllama", "<|image|>")])
+def test_nothing_is_added_where_the_template_writes_the_config_s_own_token(name, token, zoo_model):
+    """lm-eval's default is the config's image token: where the chat template writes that token, it is right."""
+    path = zoo_model(name)
+    assert template_image_string(chat_template_of(str(path))) == token
+    assert config_image_string(lambda f: (path / f).read_text() if (path / f).is_file() else None) == token
+    argv = _argv(str(path))
+    assert image_string_argv(argv) == (argv, None)
 
 
 def test_a_string_model_args_cannot_carry_is_refused_naming_the_flag(tmp_path):

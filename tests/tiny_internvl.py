@@ -57,7 +57,7 @@ def _model_config(tokenizer):
                           tie_word_embeddings=False)
 
 
-@family("internvl", image_string=IMAGE_STRING)
+@family("internvl", image_string=None)  # its template writes the config's image token
 def build_tiny_internvl(out_dir: str | Path) -> Path:
     """Build the tiny InternVL (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

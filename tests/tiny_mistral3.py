@@ -57,7 +57,7 @@ def _model_config(tokenizer):
                           vision_feature_layer=-1, tie_word_embeddings=False)
 
 
-@family("mistral3", image_string=IMAGE_STRING)
+@family("mistral3", image_string=None)  # its template writes the config's image token
 def build_tiny_mistral3(out_dir: str | Path) -> Path:
     """Build the tiny Mistral 3 (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

@@ -51,7 +51,7 @@ def _model_config(tokenizer):
                         image_token_index=tokenizer.convert_tokens_to_ids(IMAGE_TOKEN))
 
 
-@family("mllama", image_string=IMAGE_TOKEN, cross_attention=True)
+@family("mllama", image_string=None, cross_attention=True)  # the template writes the config's token
 def build_tiny_mllama(out_dir: str | Path) -> Path:
     """Build the tiny Mllama (model, tokenizer, processor) and ``save_pretrained`` it to ``out_dir``."""
     import torch

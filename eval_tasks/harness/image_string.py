@@ -8,7 +8,8 @@ refuses the prompt ("Found total 0 <start_of_image> tokens and 4 images"); Qwen2
 ``<|vision_start|><|image_pad|><|vision_end|>`` (its config names ``<|image_pad|>``, and the
 position ids then disagree with the image features). The string the model was trained with is
 the one its chat template writes for an image part, so :func:`image_string_argv` renders that
-template around one image and, where the result is not ``<image>``, adds
+template around one image and, where the result is neither ``<image>`` nor the config's image token
+(what lm-eval writes by default: Mistral-3's ``[IMG]``, InternVL's ``<IMG_CONTEXT>``), adds
 ``--model_args image_string=<that>`` (lm-eval merges repeated ``--model_args``), saying so in one
 stderr line. A template that writes something ``--model_args`` cannot carry is refused in one line
 naming ``--apply_chat_template``. Nothing is changed under ``--apply_chat_template`` (the processor's
@@ -81,11 +82,11 @@ def _template_in(read) -> str | None:
     return None
 
 
-def chat_template_of(pretrained: str, revision: str | None = None) -> str | None:
-    """The chat template of a model folder or Hub id (a few KB, read from the Hub cache or fetched), or None."""
+def _reader(pretrained: str, revision: str | None = None):
+    """``read(name)``: a file of a model folder or Hub id as text (the Hub cache, or fetched), or None."""
     folder = Path(pretrained).expanduser()
     if folder.is_dir():
-        return _template_in(lambda name: (folder / name).read_text() if (folder / name).is_file() else None)
+        return lambda name: (folder / name).read_text() if (folder / name).is_file() else None
 
     def from_hub(name: str) -> str | None:
         from huggingface_hub import hf_hub_download
@@ -95,7 +96,26 @@ def chat_template_of(pretrained: str, revision: str | None = None) -> str | None
         except Exception:  # noqa: BLE001  (absent file, offline, gated: lm-eval reports what matters)
             return None
 
-    return _template_in(from_hub)
+    return from_hub
+
+
+def chat_template_of(pretrained: str, revision: str | None = None) -> str | None:
+    """The chat template of a model folder or Hub id (a few KB, read from the Hub cache or fetched), or None."""
+    return _template_in(_reader(pretrained, revision))
+
+
+def config_image_string(read) -> str | None:
+    """What lm-eval's plain path writes where a prompt says ``<image>``: the text of the config's image
+    token (``image_token_id`` or ``image_token_index``) in ``tokenizer.json``; None if either is unknown."""
+    try:
+        config = json.loads(read("config.json") or "{}")
+        token_id = config.get("image_token_id") or config.get("image_token_index")
+        if token_id is None:
+            return None
+        added = json.loads(read("tokenizer.json") or "{}").get("added_tokens") or []
+    except (ValueError, AttributeError):
+        return None
+    return next((t.get("content") for t in added if isinstance(t, dict) and t.get("id") == token_id), None)
 
 
 def _model_args(value: str) -> dict[str, str]:
@@ -121,10 +141,11 @@ def image_string_argv(argv: list[str]) -> tuple[list[str], str | None]:
     pretrained = args.get("pretrained")
     if not pretrained or "image_string" in args or "image_token_id" in args:
         return argv, None
-    template = chat_template_of(pretrained, args.get("revision"))
+    read = _reader(pretrained, args.get("revision"))
+    template = _template_in(read)
     found = template_image_string(template) if template else None
-    if found is None or found == PLACEHOLDER:
-        return argv, None
+    if found is None or found == PLACEHOLDER or found == config_image_string(read):
+        return argv, None  # lm-eval's default (the config's image token) is already what the template writes
     if any(c in found for c in _NOT_CARRIED):
         raise UsageError(f"eval: {pretrained}'s chat template writes an image as {found!r}, which --model_args "
                          "cannot carry as image_string: add --apply_chat_template")
