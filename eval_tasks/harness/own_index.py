@@ -79,8 +79,10 @@ def own_index(argv: Sequence[str]) -> Iterator[bool]:
 
 def lm_eval_cli(argv: Sequence[str]) -> None:
     """lm-eval's own command line on ``argv`` (``sys.argv`` set for the call), indexing only its
-    ``--include_path`` tasks when ``argv`` asks for nothing else. ``python -m chartprobe.eval_tasks.harness.own_index ARGS`` runs it in a
-    fresh process (training's evaluations); lm-eval's exit status is this process's."""
+    ``--include_path`` tasks when ``argv`` asks for nothing else.
+
+    ``python -m chartprobe.eval_tasks.harness.own_index ARGS`` runs it in a fresh process (training's
+    evaluations); lm-eval's exit status is then the process's."""
     import sys
 
     from lm_eval.__main__ import cli_evaluate
