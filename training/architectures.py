@@ -26,19 +26,16 @@ UNTRAINABLE = {
 
 
 def architectures_of(model: str) -> list[str]:
-    """The ``architectures`` of a model folder's ``config.json`` (or one in the Hub cache); [] if unknown."""
-    folder = Path(model).expanduser()
-    config = folder / "config.json"
+    """The ``architectures`` of a model folder's ``config.json`` (or a Hub model's, from the cache or fetched:
+    a few KB that training downloads anyway); [] if unknown."""
+    config = Path(model).expanduser() / "config.json"
     if not config.is_file():
-        try:
-            from huggingface_hub import try_to_load_from_cache
+        from huggingface_hub import hf_hub_download
 
-            cached = try_to_load_from_cache(model, "config.json")
-        except ValueError:  # not a repo id
+        try:
+            config = Path(hf_hub_download(model, "config.json"))
+        except Exception:  # noqa: BLE001  (not a repo id, offline, gated: the model's own load reports it)
             return []
-        if not isinstance(cached, str):
-            return []
-        config = Path(cached)
     try:
         return list(json.loads(config.read_text()).get("architectures") or [])
     except (OSError, ValueError, AttributeError):
