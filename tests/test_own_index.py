@@ -30,6 +30,16 @@ def test_only_runs_asking_for_ours_alone_skip_the_built_in_index(tasks, only_our
     assert asks_only_for(["--model", "hf", f"--tasks={tasks}"], ours) is only_ours
 
 
+def test_a_one_task_yaml_needs_no_index_but_a_group_file_does(ours, tmp_path):
+    one = tmp_path / "transfer.yaml"
+    one.write_text("task: transfer_fixture\ndataset_path: parquet\noutput_type: generate_until\n")
+    group = tmp_path / "group.yaml"
+    group.write_text("group: mine\ntask: [chartqa, chartprobe_judge_cpa]\n")
+    assert asks_only_for(["--tasks", f"chartprobe_legend,{one}"], ours)
+    assert not asks_only_for(["--tasks", f"chartprobe_legend,{group}"], ours)
+    assert not asks_only_for(["--tasks", str(tmp_path / "absent.yaml")], ours)
+
+
 def test_no_tasks_flag_keeps_the_full_index(ours):
     assert not asks_only_for(["ls", "tasks"], ours)
 

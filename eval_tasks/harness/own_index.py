@@ -3,7 +3,8 @@
 lm-eval's command line indexes every built-in task on each start (about 14,700 names: 8-12 s on our
 2-core machines, longer than a tiny model's whole evaluation) although a chartprobe run needs only
 the 75 names under its ``--include_path``. When every ``--tasks`` entry names a task, group or tag
-defined there (or is a pattern starting ``chartprobe``, which only ours can match), :func:`own_index`
+defined there, a pattern starting ``chartprobe`` (which only ours can match) or a YAML file of one task
+(a transfer task of training's evaluations), :func:`own_index`
 makes lm-eval's ``TaskManager`` skip the built-in tree for the duration of the call
 (``include_defaults=False``, its own switch); any other name (``chartqa``, a YAML path) keeps the
 full index.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from .image_guard import _values
 
@@ -30,7 +32,24 @@ OWN_PREFIX = "chartprobe"
 match ours (``chart*`` could match the built-in ``chartqa``, and keeps the full index)."""
 
 
+def _single_task_file(entry: str) -> bool:
+    """Whether ``entry`` is a task YAML file defining one task (``task: <name>``): lm-eval builds it from the
+    file itself, without looking any name up (a group's ``task:`` list would need the index)."""
+    path = Path(entry)
+    if path.suffix not in (".yaml", ".yml") or not path.is_file():
+        return False
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    try:
+        config = load_yaml(path, resolve_func=False)
+    except Exception:  # noqa: BLE001  (lm-eval reports a broken file; the full index changes nothing)
+        return False
+    return isinstance(config.get("task"), str) and "group" not in config
+
+
 def _ours(entry: str, names: set[str]) -> bool:
+    if _single_task_file(entry):
+        return True
     wildcard = next((i for i, c in enumerate(entry) if c in "*?["), None)
     if wildcard is None:
         return entry in names
