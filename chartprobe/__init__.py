@@ -12,4 +12,4 @@ Imports run one way: ``cli`` -> ``training`` -> ``eval_tasks`` -> ``dataset_buil
 module imports nothing, so every layer may read :data:`__version__`.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

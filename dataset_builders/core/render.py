@@ -5,9 +5,10 @@ only place that touches matplotlib: Agg canvas, ``Figure`` API (never pyplot sta
 fixed DPI from the spec, DejaVu Sans and a theme applied through a style context, so the
 same spec gives byte-identical PNGs in any process.
 
-The figure is drawn exactly once: after ``canvas.draw()`` every artist is measured with
-``get_window_extent(renderer)`` and the RGBA buffer is encoded by Pillow (which writes no
-timestamp or Software chunk).
+The figure is drawn with its kind's fixed margins, and drawn again with grown margins only when
+text leaves the canvas (:mod:`.layout`); after the last ``canvas.draw()`` every artist is
+measured with ``get_window_extent(renderer)`` and the RGBA buffer is encoded by Pillow (which
+writes no timestamp or Software chunk).
 
 Box ids (normalized ``x0, y0, x1, y1``, origin top-left, clipped to [0, 1]):
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ import numpy as np
 from .charts import CHARTS
 from .charts._base import DEFAULT_CONFIG, Drawn, SampleConfig
 from .colorbar import colorbar_ticks
+from .layout import MAX_REFITS, OUTSIDE_ANCHORS, Margins, fitted, overflow
 from .render_overrides import drawing_spec, shown_items, style_layout, style_marks
 from .spec import ChartSpec
 from .themes import style_list
@@ -73,6 +75,8 @@ class Scene:
     """Element id -> artist (or list of artists, unioned) to measure after drawing."""
     tick_axes: list[tuple[str, Any]] = field(default_factory=list)
     """(id prefix, matplotlib Axis) whose drawn tick labels get boxes."""
+    drawn_ticks: dict[str, list[Any]] = field(default_factory=dict)
+    """Tick prefix -> the ticks the last draw drew (:func:`_scene_ticks`; emptied by a redraw)."""
 
 
 def sample_spec(kind: str, rng: np.random.Generator, cfg: SampleConfig = DEFAULT_CONFIG) -> ChartSpec:
@@ -89,19 +93,23 @@ def theme_context(spec: ChartSpec) -> Iterator[None]:
         yield
 
 
-def build_scene(spec: ChartSpec) -> Scene:
+def build_scene(spec: ChartSpec, margins: Margins | None = None) -> Scene:
     """Create the figure, let the kind draw, add title, axes styling and legend.
 
-    Call inside :func:`theme_context`. Nothing is rasterised yet.
+    ``margins`` places the axes by hand (:mod:`.layout`); None lays the figure out with
+    constrained layout, which keeps outside legends, colour bars and long labels inside the
+    canvas and runs within the draw. Call inside :func:`theme_context`. Nothing is rasterised yet.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure, SubplotParams
 
     kind = CHARTS.get(spec.kind)()
     st = spec.style
-    # Constrained layout keeps outside legends, colorbars and long labels inside the canvas
-    # and runs within the single draw.
-    fig = Figure(figsize=(st.width, st.height), dpi=st.dpi, layout="constrained")
+    if margins is None:
+        fig = Figure(figsize=(st.width, st.height), dpi=st.dpi, layout="constrained")
+    else:
+        params = margins.subplot_params(st.width, st.height, st.font_size)
+        fig = Figure(figsize=(st.width, st.height), dpi=st.dpi, subplotpars=SubplotParams(**params))
     canvas = FigureCanvasAgg(fig)
     ax = fig.add_subplot(projection="polar" if kind.polar else None)
     drawn = kind.draw(drawing_spec(spec), fig, ax)
@@ -120,19 +128,60 @@ def build_scene(spec: ChartSpec) -> Scene:
     return scene
 
 
-def render(spec: ChartSpec, *, validate: bool = True) -> Rendered:
-    """Render ``spec`` to an RGB PNG and the normalized boxes of its elements (module doc)."""
+def render(spec: ChartSpec, *, validate: bool = True,
+           prepare: Callable[[Scene], None] | None = None) -> Rendered:
+    """Render ``spec`` to an RGB PNG and the normalized boxes of its elements (module doc).
+
+    ``prepare`` may adjust a built scene (what is measured, and how) before it is drawn.
+    """
     if validate:
         spec.validate()
     with theme_context(spec):
-        scene = build_scene(spec)
-        scene.canvas.draw()
-        renderer = scene.canvas.get_renderer()
+        scene, raw = _draw_laid_out(spec, prepare or (lambda scene: None))
         width, height = scene.canvas.get_width_height()
-        boxes = _measure(scene, renderer, width, height)
+        boxes = {key: _normalize(bb, width, height) for key, bb in raw.items()}
         ticks = _tick_values(scene)
         png = _encode_png(scene.canvas, width, height)
     return Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks, slanted=_slanted(scene))
+
+
+def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[Scene, dict[str, Any]]:
+    """Draw ``spec`` with margins fitted to its text, grown while text overflows (:mod:`.layout`).
+
+    Returns the drawn scene and the display box of every measured element.
+    """
+    st = spec.style
+    margins = CHARTS.get(spec.kind).margins.with_title(bool(st.title))
+    scene = build_scene(spec, margins)
+    prepare(scene)
+    margins, over = fitted(scene, margins, st.font_size, spec.legend.position), {}
+    for _attempt in range(MAX_REFITS + 1):
+        margins = margins.grown(over, st.font_size)
+        try:
+            scene.fig.subplots_adjust(**margins.subplot_params(st.width, st.height, st.font_size))
+        except ValueError:
+            break
+        scene.canvas.draw()
+        scene.drawn_ticks.clear()
+        raw = _measure_raw(scene)
+        over = overflow(_text_boxes(scene, raw), *scene.canvas.get_width_height(), st.dpi)
+        if not over:
+            return scene, raw
+    # Text wider than the figure allows: constrained layout, which also shrinks what it can.
+    scene = build_scene(spec)
+    prepare(scene)
+    scene.canvas.draw()
+    return scene, _measure_raw(scene)
+
+
+def _text_boxes(scene: Scene, raw: dict[str, Any]) -> list[Any]:
+    """Display boxes of everything but data marks and the axes, plus any unmeasured text."""
+    renderer = scene.canvas.get_renderer()
+    boxes = [bb for key, bb in raw.items() if not key.startswith(_DATA_PREFIXES) and key != "axes"]
+    measured = {id(obj) for obj in scene.measured.values()}
+    boxes += [t.get_window_extent(renderer) for t in (*scene.ax.texts, *scene.fig.texts)
+              if id(t) not in measured and t.get_visible() and t.get_text()]
+    return [bb for bb in boxes if np.all(np.isfinite(bb.get_points()))]
 
 
 # -- legends -----------------------------------------------------------------------------
@@ -150,7 +199,10 @@ def _legend_box(spec: ChartSpec, labels: tuple[str, ...], scene: Scene) -> None:
     else:
         handles = [scene.drawn.handles[i] for i in shown]
         texts = [labels[i] for i in shown]
-    if lg.position in _OUTSIDE_LOC:
+    if lg.position in _OUTSIDE_LOC and scene.fig.get_layout_engine() is None:
+        # Laid out by hand (:mod:`.layout`): pinned to the figure edge, the margin made to fit it.
+        leg = scene.fig.legend(handles, texts, **OUTSIDE_ANCHORS[lg.position], **kw)
+    elif lg.position in _OUTSIDE_LOC:
         leg = scene.fig.legend(handles, texts, loc=_OUTSIDE_LOC[lg.position], **kw)
     else:
         leg = scene.ax.legend(handles, texts, loc=lg.position, **kw)
@@ -255,7 +307,20 @@ def _drawn_ticks(axis: Any) -> list[Any]:
     return axis._update_ticks()
 
 
+def _scene_ticks(scene: Scene, prefix: str, axis: Any) -> list[Any]:
+    """:func:`_drawn_ticks` of ``axis``, computed once per draw (each call re-runs the locator)."""
+    if prefix not in scene.drawn_ticks:
+        scene.drawn_ticks[prefix] = _drawn_ticks(axis)
+    return scene.drawn_ticks[prefix]
+
+
 def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, tuple]:
+    return {key: _normalize(bb, width, height) for key, bb in _measure_raw(scene).items()}
+
+
+def _measure_raw(scene: Scene) -> dict[str, Any]:
+    """Element id -> display Bbox of every shown measured artist and drawn tick label."""
+    renderer = scene.canvas.get_renderer()
     raw: dict[str, Any] = {}
     for key, obj in scene.measured.items():
         if _is_shown(obj):
@@ -264,18 +329,18 @@ def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, 
             if np.all(np.isfinite(bb.get_points())) or not key.startswith(_DATA_PREFIXES):
                 raw[key] = bb
     for prefix, axis in scene.tick_axes:
-        for k, tick in enumerate(_drawn_ticks(axis)):
+        for k, tick in enumerate(_scene_ticks(scene, prefix, axis)):
             labels = [t for t in (tick.label1, tick.label2) if t.get_visible() and t.get_text()]
             if labels:
                 raw[f"{prefix}/{k}"] = _extent(labels, renderer)
-    return {key: _normalize(bb, width, height) for key, bb in raw.items()}
+    return raw
 
 
 def _slanted(scene: Scene) -> frozenset[str]:
     """Ids of the tick labels drawn at an angle that is not a multiple of 90 degrees."""
     out = set()
     for prefix, axis in scene.tick_axes:
-        for k, tick in enumerate(_drawn_ticks(axis)):
+        for k, tick in enumerate(_scene_ticks(scene, prefix, axis)):
             if any(t.get_visible() and t.get_text() and t.get_rotation() % 90 for t in (tick.label1, tick.label2)):
                 out.add(f"{prefix}/{k}")
     return frozenset(out)
@@ -288,7 +353,7 @@ def _tick_values(scene: Scene) -> dict[str, tuple[float, ...]]:
     """Guide name -> sorted values of the ticks drawn with a visible label."""
     out: dict[str, tuple[float, ...]] = {}
     for prefix, axis in scene.tick_axes:
-        vals = sorted({round(float(t.get_loc()), 12) for t in _drawn_ticks(axis)
+        vals = sorted({round(float(t.get_loc()), 12) for t in _scene_ticks(scene, prefix, axis)
                        if any(x.get_visible() and x.get_text() for x in (t.label1, t.label2))
                        and np.isfinite(t.get_loc())})
         if vals:

@@ -87,16 +87,9 @@ def render_chart(spec: ChartSpec) -> Any:
     """``core.render.render(spec, validate=False)`` with legend handles measured as drawn."""
     from ..core import render as core
 
-    with core.theme_context(spec):
-        scene = core.build_scene(spec)
+    def as_drawn(scene: Any) -> None:
         for key, obj in scene.measured.items():
             if key.startswith(("legend/handle/", "legend/entry/")):  # an entry is [handle, text]
                 scene.measured[key] = _as_drawn(obj)
-        scene.canvas.draw()
-        renderer = scene.canvas.get_renderer()
-        width, height = scene.canvas.get_width_height()
-        boxes = core._measure(scene, renderer, width, height)
-        ticks = core._tick_values(scene)
-        png = core._encode_png(scene.canvas, width, height)
-        slanted = core._slanted(scene)
-    return core.Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks, slanted=slanted)
+
+    return core.render(spec, validate=False, prepare=as_drawn)

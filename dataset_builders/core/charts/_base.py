@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..layout import Margins
 from ..spec import ChartSpec, SpecError
 from ._marks import DataBox, DataPoint, format_value
 from ._sampling import sample_spec_parts
@@ -79,6 +80,8 @@ class ChartKind(abc.ABC):
     max_series: int = 6
     min_series: int = 1
     polar: bool = False
+    margins: Margins = Margins()
+    """Space around the axes, in font sizes, before any text overflow grows it (:mod:`..layout`)."""
     value_axis: str = "y"
     """Axis carrying the values ('x' for horizontal bars, '' for none): tick_format and log
     scale apply to it."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..layout import Margins
 from ..spec import ChartSpec, SpecError
 from . import chart
 from ._base import DEFAULT_CONFIG, ChartKind, Drawn, SampleConfig
@@ -27,6 +28,8 @@ class Pie(ChartKind):
     series_range = (1, 1)
     category_range = (3, 7)
     value_axis = ""
+    # Square axes centred between wedge labels on both sides, no axis text below.
+    margins = Margins(left=7.0, right=7.0, bottom=0.5, top=0.6)
     encoding_channels = ("hatch",)
 
     def validate(self, spec: ChartSpec) -> None:

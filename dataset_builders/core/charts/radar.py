@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..layout import Margins
 from ..spec import ChartSpec, SpecError
 from . import chart
 from ._base import DEFAULT_CONFIG, ChartKind, DataPoint, Drawn, SampleConfig
@@ -22,6 +23,7 @@ class Radar(ChartKind):
     Spoke labels are the x ticks (``tick/x/<c>``), radial ticks the y ticks."""
 
     polar = True
+    margins = Margins(left=8.0, right=8.0, bottom=2.2, top=2.4)  # spoke labels all round
     max_series = 3
     series_range = (1, 3)
     category_range = (3, 8)
