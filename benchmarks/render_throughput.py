@@ -1,20 +1,22 @@
 """Render throughput: our ``render()`` against a true bare-matplotlib baseline, side by side.
 
-    python benchmarks/render_throughput.py --n 48 --repeat 5
+    python benchmarks/render_throughput.py --n 56 --repeat 7
 
 (a) **bare**: a plain ``matplotlib.figure.Figure`` on an Agg canvas draws the same data with
     the one obvious call per kind (``ax.bar`` per series, ``ax.plot``, ``ax.scatter``,
-    ``ax.pie``), default style, a legend and a title, then ``savefig`` to PNG. None of our
-    code runs: no scene builder, no theme, no layout engine, no box measurement.
-(b) **ours**: ``render()``: the spec's theme, constrained layout, every element's box
+    ``ax.pie``), default style, a legend, a title and, where the spec prints values, the
+    values (``ax.bar_label``, one ``ax.annotate`` per point, ``autopct``), then ``savefig`` to
+    PNG. None of our code runs: no scene builder, no theme, no layout, no box measurement.
+(b) **ours**: ``render()``: the spec's theme, margins fitted to its text, every element's box
     measured, ticks read, PNG encoded.
+(c) **ours, constrained layout**: ``render(layout="constrained")``, every chart laid out by
+    matplotlib's constrained layout: how every release before 0.2.0 was drawn (the same pixels).
 
 Only the kinds with one obvious bare call are sampled (bar, grouped_bar, hbar, line, area,
-scatter, pie), so (a) and (b) draw the same charts. The passes are *interleaved* (a, b, a, b,
-...) after a warm-up of both, so a machine that gets slower or faster mid-run moves both
-sides alike; each side reports its median wall and CPU (``time.process_time``) per chart, and
-the ratio is of medians. The earlier version's "bare" was our own scene builder plus savefig,
-and its passes were not interleaved (ratios swung 0.86-1.58 across runs).
+scatter, pie), so the sides draw the same charts. The passes are *interleaved* (a, b, c, a, b,
+c, ...) after a warm-up of each, so a machine that gets slower or faster mid-run moves every
+side alike; each side reports its median wall and CPU (``time.process_time``) per chart, and
+the ratios are of medians.
 """
 
 from __future__ import annotations
@@ -49,22 +51,29 @@ def bare_png(spec: ChartSpec) -> bytes:
     ax = fig.add_subplot()
     x = list(range(len(data.categories)))
     colors = [e.color for e in spec.encodings]
+    values = st.value_labels
     if spec.kind == "pie":
-        ax.pie(data.series[0].values, labels=data.categories, colors=spec.encodings[0].colors)
+        ax.pie(data.series[0].values, labels=data.categories, colors=spec.encodings[0].colors,
+               autopct="%.0f" if values else None)
     else:
         width = 0.8 / len(data.series)
         for i, s in enumerate(data.series):
             xs = data.x_values or x
             if spec.kind in ("bar", "grouped_bar"):
-                ax.bar([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
+                bars = ax.bar([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
             elif spec.kind == "hbar":
-                ax.barh([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
+                bars = ax.barh([p + i * width for p in x], s.values, width, label=s.name, color=colors[i])
             elif spec.kind == "scatter":
-                ax.scatter(xs, s.values, label=s.name, color=colors[i])
+                bars = ax.scatter(xs, s.values, label=s.name, color=colors[i])
             elif spec.kind == "area":
-                ax.fill_between(xs, s.values, alpha=0.5, label=s.name, color=colors[i])
+                bars = ax.fill_between(xs, s.values, alpha=0.5, label=s.name, color=colors[i])
             else:
-                ax.plot(xs, s.values, label=s.name, color=colors[i])
+                bars = ax.plot(xs, s.values, label=s.name, color=colors[i])
+            if values and spec.kind in ("bar", "grouped_bar", "hbar"):
+                ax.bar_label(bars)
+            elif values:
+                for px, v in zip(xs, s.values):
+                    ax.annotate(f"{v:g}", (px, v), xytext=(0, 4), textcoords="offset points", ha="center")
         if data.x_values is None:
             (ax.set_yticks if spec.kind == "hbar" else ax.set_xticks)(x, data.categories)
         ax.legend()
@@ -76,8 +85,18 @@ def bare_png(spec: ChartSpec) -> bytes:
 
 
 def ours_png(spec: ChartSpec) -> bytes:
-    """``render()``: theme, layout, boxes, ticks, PNG."""
+    """``render()``: theme, fitted margins, boxes, ticks, PNG."""
     return render(spec).png
+
+
+def constrained_png(spec: ChartSpec) -> bytes:
+    """``render(layout="constrained")``: every chart through constrained layout (before 0.2.0)."""
+    return render(spec, layout="constrained").png
+
+
+SIDES = {"bare": ("bare matplotlib (Figure + Agg)", bare_png),
+         "ours": ("render() (theme, fitted margins)", ours_png),
+         "constrained": ("render(layout='constrained')", constrained_png)}
 
 
 def _pass(fn, specs: list[ChartSpec]) -> tuple[float, float]:
@@ -97,21 +116,21 @@ def main(argv: list[str] | None = None) -> None:
 
     specs = sample_specs(args.n, args.seed)
     for spec in specs[: len(KINDS)]:  # warm-up: imports, font cache, style library
-        bare_png(spec)
-        ours_png(spec)
-    runs: dict[str, list[tuple[float, float]]] = {"bare": [], "ours": []}
+        for _, fn in SIDES.values():
+            fn(spec)
+    runs: dict[str, list[tuple[float, float]]] = {k: [] for k in SIDES}
     for _ in range(args.repeat):
-        runs["bare"].append(_pass(bare_png, specs))
-        runs["ours"].append(_pass(ours_png, specs))
+        for name, (_, fn) in SIDES.items():
+            runs[name].append(_pass(fn, specs))
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in runs.items()}
     print(f"{args.n} charts x {args.repeat} interleaved passes, kinds: {', '.join(KINDS)}")
     print(f"{'side':<34}{'wall ms/chart':>14}{'CPU ms/chart':>14}")
-    for name, label in (("bare", "bare matplotlib (Figure + Agg)"), ("ours", "render() (theme, layout, boxes)")):
+    for name, (label, _) in SIDES.items():
         print(f"{label:<34}{med[name][0] * 1e3:>14.1f}{med[name][1] * 1e3:>14.1f}")
-    print(f"ours/bare: wall {med['ours'][0] / med['bare'][0]:.2f}x, CPU {med['ours'][1] / med['bare'][1]:.2f}x "
-          f"(per-pass wall ratios: "
-          f"{', '.join(f'{o[0] / b[0]:.2f}' for b, o in zip(runs['bare'], runs['ours'], strict=True))})")
-
+    for name, base in (("ours", "bare"), ("constrained", "bare"), ("ours", "constrained")):
+        per_pass = ", ".join(f"{o[0] / b[0]:.2f}" for b, o in zip(runs[base], runs[name], strict=True))
+        print(f"{name}/{base}: wall {med[name][0] / med[base][0]:.2f}x, CPU {med[name][1] / med[base][1]:.2f}x "
+              f"(per-pass wall ratios: {per_pass})")
 
 if __name__ == "__main__":
     main()

@@ -38,6 +38,26 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name
     return folder
 
 
+@pytest.fixture(scope="session", autouse=True)
+def datasets_cache(tmp_path_factory) -> Path:
+    """A ``datasets`` cache of this run's own (shared by its workers and the commands they start).
+
+    ``load_dataset`` on a local release caches its Arrow copy under a key that does not always
+    follow the parquet files, and a run's releases live in folders an earlier run used: with the
+    user's cache, a test could read an earlier run's rows (a rebuilt release's old
+    ``generator_version``). Pytest prunes the folder with the run's others.
+    """
+    import os
+
+    import datasets
+
+    folder = tmp_path_factory.getbasetemp().parent / "hf_datasets"
+    folder.mkdir(exist_ok=True)
+    os.environ["HF_DATASETS_CACHE"] = str(folder)
+    datasets.config.HF_DATASETS_CACHE = folder
+    return folder
+
+
 def _build_small_releases(root: Path) -> None:
     from chartprobe.dataset_builders.release.dataset import DATASETS
     from chartprobe.dataset_builders.release.hub import build_release

@@ -122,6 +122,16 @@ def test_fallback_is_deterministic():
     assert render(spec).png == render(spec).png
 
 
+@pytest.mark.parametrize("kind", ["scatter", "line", "grouped_bar", "pie"])
+def test_legend_measurement_does_not_change_the_drawing(kind):
+    """LegendBench measures legend handles as drawn; the layout, and so the pixels, stay render()'s."""
+    from chartprobe.dataset_builders.legend.measure import render_chart
+
+    for i in range(3):
+        spec = sample_spec(kind, rng_for(11, kind, i), SampleConfig(value_labels=bool(i % 2)))
+        assert render_chart(spec).png == render(spec).png
+
+
 def test_margins_grow_only_where_text_overflows():
     m = layout.Margins(left=1.0, right=1.0, bottom=1.0, top=1.0)
     grown = m.grown({"left": 10.0}, font_pt=10.0)

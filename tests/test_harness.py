@@ -154,7 +154,7 @@ def test_without_env_var_tasks_use_the_pinned_hub_revision(monkeypatch):
     monkeypatch.setattr(provenance, "release_hash", lambda release, where: calls.append(("hash", release)) or "")
     loaded = data.load_release("smoke", "default", pretrained="ignored", version=0.1)
     assert loaded["test"]["image_token"][0] == "<image>"
-    assert calls == [{"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}, ("hash", "smoke")]
+    assert calls == [("hash", "smoke"), {"path": "chartprobe/chartprobe-smoke", "revision": "v0.1.0", "name": "default"}]
 
 
 def test_env_var_points_tasks_at_the_local_release(smoke_release, monkeypatch):
@@ -164,6 +164,29 @@ def test_env_var_points_tasks_at_the_local_release(smoke_release, monkeypatch):
     loaded = data.load_release(chartprobe_release="smoke", pretrained="x", base_url="y", version=0.1)
     assert list(loaded) == ["test"]
     assert loaded["test"].num_rows == SMOKE_ROWS
+
+
+def test_a_release_rebuilt_in_place_is_read_anew(tmp_path, monkeypatch):
+    """Same card sizes, other rows and content hash (a rebuild): the tasks read the new rows, not
+    ``datasets``' cached copy of the old build (its cache key is the card's YAML, not the files)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from chartprobe.dataset_builders.release.hub import build_release
+    from chartprobe.eval_tasks.rescoring import provenance
+
+    monkeypatch.setenv(data.ENV_VAR, str(tmp_path))
+    folder = build_release("smoke", tmp_path, "small").path
+    before = data.load_release("smoke")["test"]
+    file = next(folder.glob("default/test-*.parquet"))
+    table = pq.read_table(file)
+    answers = [f"z{a[1:]}" for a in table.column("answer").to_pylist()]  # same lengths
+    pq.write_table(table.set_column(table.schema.get_field_index("answer"), "answer", pa.array(answers)), file)
+    card = folder / "README.md"
+    old_hash = provenance.release_hash("smoke", {"path": str(folder)})
+    assert old_hash
+    card.write_text(card.read_text().replace(old_hash, "f" * len(old_hash)))
+    after = data.load_release("smoke")["test"]
+    assert sorted(after["answer"]) == sorted(answers) != sorted(before["answer"])
 
 
 def test_env_var_naming_a_folder_without_the_release_fails_clearly(tmp_path, monkeypatch):

@@ -43,6 +43,8 @@ from .themes import style_list
 __all__ = ["Rendered", "Scene", "build_scene", "render", "sample_spec", "theme_context"]
 
 _DATA_PREFIXES = ("mark/", "line/", "area/", "value_label/")
+_MARK_PREFIXES = ("mark/", "line/", "area/")
+_LEGEND_PARTS = ("legend/handle/", "legend/entry/")
 _OUTSIDE_LOC = {"outside right": "outside right upper", "outside bottom": "outside lower center"}
 
 
@@ -129,15 +131,19 @@ def build_scene(spec: ChartSpec, margins: Margins | None = None) -> Scene:
 
 
 def render(spec: ChartSpec, *, validate: bool = True,
-           prepare: Callable[[Scene], None] | None = None) -> Rendered:
+           prepare: Callable[[Scene], None] | None = None, layout: str = "fitted") -> Rendered:
     """Render ``spec`` to an RGB PNG and the normalized boxes of its elements (module doc).
 
     ``prepare`` may adjust a built scene (what is measured, and how) before it is drawn.
+    ``layout="constrained"`` lays every chart out with matplotlib's constrained layout, as
+    releases before 0.2.0 were drawn (slower; other pixels than the releases of this version).
     """
     if validate:
         spec.validate()
+    if layout not in _LAYOUTS:
+        raise ValueError(f"layout={layout!r}: choose one of {', '.join(_LAYOUTS)}")
     with theme_context(spec):
-        scene, raw = _draw_laid_out(spec, prepare or (lambda scene: None))
+        scene, raw = _LAYOUTS[layout](spec, prepare or (lambda scene: None))
         width, height = scene.canvas.get_width_height()
         boxes = {key: _normalize(bb, width, height) for key, bb in raw.items()}
         ticks = _tick_values(scene)
@@ -168,16 +174,30 @@ def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[S
         if not over:
             return scene, raw
     # Text wider than the figure allows: constrained layout, which also shrinks what it can.
+    return _draw_constrained(spec, prepare)
+
+
+def _draw_constrained(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[Scene, dict[str, Any]]:
+    """Draw ``spec`` laid out by constrained layout (within the one draw)."""
     scene = build_scene(spec)
     prepare(scene)
     scene.canvas.draw()
     return scene, _measure_raw(scene)
 
 
+_LAYOUTS = {"fitted": _draw_laid_out, "constrained": _draw_constrained}
+
+
 def _text_boxes(scene: Scene, raw: dict[str, Any]) -> list[Any]:
-    """Display boxes of everything but data marks and the axes, plus any unmeasured text."""
+    """Display boxes of everything but data marks and the axes (value labels are text), plus any
+    unmeasured text.
+
+    Legend handles and entries are left to the legend's frame around them: how they are measured
+    differs between callers (``legend/measure.py`` measures handles as drawn), and the layout must
+    not, or one spec would draw two ways."""
     renderer = scene.canvas.get_renderer()
-    boxes = [bb for key, bb in raw.items() if not key.startswith(_DATA_PREFIXES) and key != "axes"]
+    boxes = [bb for key, bb in raw.items()
+             if not key.startswith(_MARK_PREFIXES + _LEGEND_PARTS) and key != "axes"]
     measured = {id(obj) for obj in scene.measured.values()}
     boxes += [t.get_window_extent(renderer) for t in (*scene.ax.texts, *scene.fig.texts)
               if id(t) not in measured and t.get_visible() and t.get_text()]

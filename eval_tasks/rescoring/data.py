@@ -109,6 +109,23 @@ def released_image_token(metadata: dict[str, Any], task: str, where: str) -> str
     return image_token_for(metadata)
 
 
+def local_cache(source: dict[str, Any], digest: str) -> dict[str, Any]:
+    """``load_dataset`` arguments that make a local release's cached Arrow copy follow its content.
+
+    ``datasets`` keys the cache of a local folder by its card's YAML (features, row and byte
+    counts), not by the parquet files: a release rebuilt in place with rows of the same sizes (a
+    new version string, a corrected answer of the same length) would be read back from the old
+    build's cache. Keyed by the card's content hash instead; a card without one is re-read.
+    """
+    if "revision" in source:  # the Hub: the cache follows the pinned revision
+        return {}
+    if not digest:
+        return {"download_mode": "force_redownload"}
+    import datasets
+
+    return {"cache_dir": str(Path(datasets.config.HF_DATASETS_CACHE) / "chartprobe-releases" / digest[:16])}
+
+
 def load_release(chartprobe_release: str, chartprobe_config: str = "default",
                  chartprobe_where: dict[str, Any] | None = None, **lm_eval_metadata: Any):
     """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
@@ -128,8 +145,8 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
     from .provenance import release_hash
 
     source = resolve_release(chartprobe_release)
-    dd = datasets.load_dataset(name=chartprobe_config, **source)
     digest = release_hash(chartprobe_release, source)  # logged with every sample: it names its release
+    dd = datasets.load_dataset(name=chartprobe_config, **source, **local_cache(source, digest))
     token = image_token_for(lm_eval_metadata)
     where = dict(chartprobe_where or {})
     out = {}

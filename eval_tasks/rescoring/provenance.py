@@ -83,13 +83,20 @@ def _from_card(release: str, meta: Mapping[str, Any], path: str, revision: str |
                              content_hash=block.get("content_hash"))
 
 
-@functools.lru_cache(maxsize=64)
 def _card(path: str, revision: str | None) -> dict[str, Any]:
-    """The card header of a local release folder or a Hub repo ({} when the Hub card is unreachable)."""
+    """The card header of a local release folder (read each time: a rebuild rewrites it) or a Hub
+    repo ({} when the Hub card is unreachable)."""
     from chartprobe.dataset_builders.release.card import read_card_metadata
 
     if revision is None or Path(path).is_dir():
         return read_card_metadata(path) or {}
+    return _hub_card(path, revision)
+
+
+@functools.lru_cache(maxsize=64)
+def _hub_card(path: str, revision: str) -> dict[str, Any]:
+    from chartprobe.dataset_builders.release.card import read_card_metadata
+
     try:  # load_dataset fetched this README already: the cache answers offline
         from huggingface_hub import hf_hub_download
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,4 +22,13 @@ def slices_by_source(kind: str, tables: Sequence[str] = ()) -> dict[str, list[An
             if kind in kinds:
                 found.setdefault(part.recipe, []).append(part)
         return found
-    return {name: list(make()) for name, make in RECIPES.items() if kind in make.kinds}
+    return {name: list(_recipe_slices(name)) for name, make in RECIPES.items() if kind in make.kinds}
+
+
+@functools.cache
+def _recipe_slices(name: str) -> tuple[Any, ...]:
+    """Every slice of one registered recipe, made once per process: a recipe reads and groups its
+    whole table (~0.1 s), and every (domain, tier) of a build asks for the same slices."""
+    from .recipes import RECIPES
+
+    return tuple(RECIPES.get(name)())
