@@ -76,14 +76,18 @@ def run_build(args: list[str], tree: str | None = None) -> dict[str, float]:
 
 
 def scaled_preset(dataset: str, factor: int, folder: Path) -> Path:
-    """The bundled small preset of ``dataset`` with every split count times ``factor``."""
+    """The bundled small preset of ``dataset`` with every split count times ``factor``, capped at
+    the full preset's count; a config the full preset lacks (``real_*``: drawn from a finite set
+    of real tables) keeps its small count."""
     import yaml
     from chartprobe.dataset_builders.release.preset import preset_path
 
     raw = yaml.safe_load(Path(preset_path(dataset, "small")).read_text())
+    full = yaml.safe_load(Path(preset_path(dataset, "full")).read_text())["configs"]
     raw["preset"] = f"small-x{factor}"
-    for config in raw["configs"].values():
-        config["splits"] = {s: n * factor for s, n in config["splits"].items()}
+    for name, config in raw["configs"].items():
+        cap = full.get(name, {}).get("splits", {})
+        config["splits"] = {s: min(n * factor, cap.get(s, n)) for s, n in config["splits"].items()}
     path = folder / f"{dataset}-x{factor}.yaml"
     path.write_text(yaml.safe_dump(raw, sort_keys=False))
     return path

@@ -69,12 +69,14 @@ def _hbar(labels: tuple[str, ...], title: str = "") -> ChartSpec:
 @pytest.mark.parametrize("theme", sorted(THEME_STYLES))
 @pytest.mark.parametrize("kind", CHARTS.names())
 def test_sampled_charts_fit_with_fitted_margins(kind, theme, monkeypatch):
-    """Every kind in every theme: all text inside the canvas, no refit, no layout engine."""
+    """Every kind in every theme: all text inside the canvas, no refit, and constrained layout
+    only for the kinds that ask for it (``margins = None``: pies and donuts)."""
     draws = _Draws(monkeypatch)
     for i in range(2):
         spec = sample_spec(kind, rng_for(7, kind, theme, i), SampleConfig(theme=theme, value_labels=bool(i)))
         assert _text_inside(render(spec).boxes) == []
-    assert (draws.engine, draws.refits) == (0, 0)
+    fitted = CHARTS.get(kind).margins is not None
+    assert (draws.fixed, draws.engine, draws.refits) == ((2, 0, 0) if fitted else (0, 2, 0))
 
 
 @pytest.mark.parametrize("position", ["outside right", "outside bottom"])
@@ -122,7 +124,7 @@ def test_fallback_is_deterministic():
     assert render(spec).png == render(spec).png
 
 
-@pytest.mark.parametrize("kind", ["scatter", "line", "grouped_bar", "pie"])
+@pytest.mark.parametrize("kind", ["scatter", "line", "grouped_bar", "pie", "radar"])
 def test_legend_measurement_does_not_change_the_drawing(kind):
     """LegendBench measures legend handles as drawn; the layout, and so the pixels, stay render()'s."""
     from chartprobe.dataset_builders.legend.measure import render_chart

@@ -1,13 +1,14 @@
-"""Figure layout without a layout engine: margins from a table, grown only where text overflows.
+"""Figure layout without a layout engine: margins fitted to the text, grown only where text overflows.
 
-Constrained layout measured every tick label, title and legend of a chart before drawing it, and
-the draw measured them all again: on our chart mix it cost more than the draw itself
-(``benchmarks/render_throughput.py``). Most charts fit a fixed set of margins, so a chart is
-first drawn with its kind's margins (:attr:`ChartKind.margins`, in multiples of the font size,
-so one table serves every theme and size); the text boxes that draw measures anyway tell
-whether anything left the canvas. Only then are the margins grown by the overflow and the chart
-drawn again (at most :data:`MAX_REFITS` times); a chart that still overflows, a legend placed
-outside the axes or a colour bar is laid out by constrained layout, as before.
+Constrained layout measured every tick label, title and legend of a chart before drawing it (in
+two passes), and the draw measured them all again: on our chart mix it cost more than the draw
+itself (``benchmarks/render_throughput.py``). Instead a chart starts from its kind's margins
+(:attr:`ChartKind.margins`, in font sizes, so one table serves every theme and size), raised by
+:func:`fitted` to what the few longest tick labels, the axis labels, the title, a colour bar and
+an outside legend measure on the built, undrawn figure. The boxes the renderer measures after the
+draw anyway tell whether any text still left the canvas (:func:`overflow`); only then are the
+margins grown by the overflow and the chart drawn again (at most :data:`MAX_REFITS` times), and a
+chart whose text the figure cannot hold is laid out by constrained layout.
 
 Every step is a function of the spec, so the pixels stay byte-identical across processes.
 """

@@ -5,8 +5,8 @@ only place that touches matplotlib: Agg canvas, ``Figure`` API (never pyplot sta
 fixed DPI from the spec, DejaVu Sans and a theme applied through a style context, so the
 same spec gives byte-identical PNGs in any process.
 
-The figure is drawn with its kind's fixed margins, and drawn again with grown margins only when
-text leaves the canvas (:mod:`.layout`); after the last ``canvas.draw()`` every artist is
+The figure is drawn with margins fitted to its text, and drawn again with grown margins only when
+text still leaves the canvas (:mod:`.layout`); after the last ``canvas.draw()`` every artist is
 measured with ``get_window_extent(renderer)`` and the RGBA buffer is encoded by Pillow (which
 writes no timestamp or Software chunk).
 
@@ -157,7 +157,10 @@ def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[S
     Returns the drawn scene and the display box of every measured element.
     """
     st = spec.style
-    margins = CHARTS.get(spec.kind).margins.with_title(bool(st.title))
+    margins = CHARTS.get(spec.kind).margins
+    if margins is None:
+        return _draw_constrained(spec, prepare)
+    margins = margins.with_title(bool(st.title))
     scene = build_scene(spec, margins)
     prepare(scene)
     margins, over = fitted(scene, margins, st.font_size, spec.legend.position), {}
@@ -332,10 +335,6 @@ def _scene_ticks(scene: Scene, prefix: str, axis: Any) -> list[Any]:
     if prefix not in scene.drawn_ticks:
         scene.drawn_ticks[prefix] = _drawn_ticks(axis)
     return scene.drawn_ticks[prefix]
-
-
-def _measure(scene: Scene, renderer: Any, width: int, height: int) -> dict[str, tuple]:
-    return {key: _normalize(bb, width, height) for key, bb in _measure_raw(scene).items()}
 
 
 def _measure_raw(scene: Scene) -> dict[str, Any]:

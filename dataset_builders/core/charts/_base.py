@@ -80,8 +80,9 @@ class ChartKind(abc.ABC):
     max_series: int = 6
     min_series: int = 1
     polar: bool = False
-    margins: Margins = Margins()
-    """Space around the axes, in font sizes, before any text overflow grows it (:mod:`..layout`)."""
+    margins: Margins | None = Margins()
+    """Space around the axes, in font sizes, before the text fitted grows it (:mod:`..layout`);
+    None: the kind is laid out by matplotlib's constrained layout."""
     value_axis: str = "y"
     """Axis carrying the values ('x' for horizontal bars, '' for none): tick_format and log
     scale apply to it."""

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from ..layout import Margins
 from ..spec import ChartSpec, SpecError
 from . import chart
 from ._base import DEFAULT_CONFIG, ChartKind, Drawn, SampleConfig
@@ -28,8 +27,10 @@ class Pie(ChartKind):
     series_range = (1, 1)
     category_range = (3, 7)
     value_axis = ""
-    # Square axes centred between wedge labels on both sides, no axis text below.
-    margins = Margins(left=7.0, right=7.0, bottom=0.5, top=0.6)
+    # Laid out by constrained layout: a pie's place follows its wedge labels, which only it
+    # measures. With one fixed place per figure size, a wedge's box was predictable from the
+    # image's size (full probes, metadata agent on pie:G-BBOX-ELEMENT: 0.122 against chance 0.011).
+    margins = None
     encoding_channels = ("hatch",)
 
     def validate(self, spec: ChartSpec) -> None:
