@@ -42,10 +42,10 @@ def shared_folder(tmp_path_factory: pytest.TempPathFactory, worker_id: str, name
 def datasets_cache(tmp_path_factory) -> Path:
     """A ``datasets`` cache of this run's own (shared by its workers and the commands they start).
 
-    ``load_dataset`` on a local release caches its Arrow copy under a key that does not always
-    follow the parquet files, and a run's releases live in folders an earlier run used: with the
-    user's cache, a test could read an earlier run's rows (a rebuilt release's old
-    ``generator_version``). Pytest prunes the folder with the run's others.
+    ``load_dataset`` on a local release caches its Arrow copy under a key made from the card's
+    YAML alone (features, row and byte counts; not the folder, not the parquet files), so two
+    builds whose cards match share one entry: with the user's cache, a test read an earlier run's
+    rows (an old ``generator_version``). Pytest prunes the folder with the run's others.
     """
     import os
 
