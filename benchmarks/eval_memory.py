@@ -40,6 +40,22 @@ def peak_rss_mb(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int]
     return usage.ru_maxrss / 1024, time.perf_counter() - start, proc.returncode
 
 
+def measure(releases: Path, limit: int, tmp: Path) -> tuple[float, float]:
+    """(peak RSS in MB, seconds) of the quick start's ``chartprobe eval`` on ``releases`` with the tiny VLM
+    (built in ``tmp``), ``--limit limit`` (0: every document)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from tiny_vlm import build_tiny_vlm
+
+    model = build_tiny_vlm(tmp / "tiny-vlm")
+    cmd = [sys.executable, "-m", "chartprobe", "eval", "--model", "hf-multimodal",
+           "--model_args", f"pretrained={model},max_images=2", "--tasks", TASKS,
+           "--gen_kwargs", "max_gen_toks=32", "--batch_size", "8", "--output_path", str(tmp / "eval"),
+           "--log_samples", *(["--limit", str(limit)] if limit > 0 else [])]
+    env = {**os.environ, **OFFLINE, "CHARTPROBE_DATA": str(releases), "HF_DATASETS_CACHE": str(tmp / "cache")}
+    peak, seconds, _ = peak_rss_mb(cmd, env)
+    return peak, seconds
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--releases", type=Path, default=None,
@@ -56,16 +72,7 @@ def main(argv: list[str] | None = None) -> None:
             releases = tmp / "hub"
             for name in DATASETS.names():
                 build_release(name, releases, "small", num_proc=2)
-        sys.path.insert(0, str(ROOT / "tests"))
-        from tiny_vlm import build_tiny_vlm
-
-        model = build_tiny_vlm(tmp / "tiny-vlm")
-        cmd = [sys.executable, "-m", "chartprobe", "eval", "--model", "hf-multimodal",
-               "--model_args", f"pretrained={model},max_images=2", "--tasks", TASKS,
-               "--gen_kwargs", "max_gen_toks=32", "--batch_size", "8", "--output_path", str(tmp / "eval"),
-               "--log_samples", *(["--limit", str(args.limit)] if args.limit > 0 else [])]
-        env = {**os.environ, **OFFLINE, "CHARTPROBE_DATA": str(releases), "HF_DATASETS_CACHE": str(tmp / "cache")}
-        peak, seconds, _ = peak_rss_mb(cmd, env)
+        peak, seconds = measure(releases, args.limit, tmp)
     limit = f"--limit {args.limit}" if args.limit > 0 else "every document"
     print(f"chartprobe eval, quick start task list, tiny VLM, {limit}: peak RSS {peak:,.0f} MB "
           f"(goal <= 1,024 MB at --limit 6), {seconds:.0f} s")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from chartprobe.eval_tasks.answer_judge.equivalence import judge_from_env
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.harness.tasks.families_utils import METRICS
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.rescoring.data import load_release, released_image_token
@@ -34,6 +35,7 @@ from chartprobe.eval_tasks.scoring.voting import majority_record, responses
 LAYOUT_FILE, LAYOUT = "chartographer_layout", "qa"
 
 
+@lazy_images
 def load_families_paper(chartprobe_release: str = "families", chartprobe_config: str = "all", **metadata: Any):
     """The family rows (as ``families_utils.load_release``) with the released prompt in ``prompt``."""
     import datasets

@@ -22,11 +22,12 @@ import operator
 from typing import Any
 
 from chartprobe.eval_tasks.answer_judge.equivalence import judge_from_env
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.metrics import families as fm
 from chartprobe.eval_tasks.metrics.bootstrap import relabel_fields
 from chartprobe.eval_tasks.metrics.names import readable
-from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function families_utils.load_release`
+from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.scoring.logged_once import share
 from chartprobe.eval_tasks.scoring.voting import majority_record, responses
 
@@ -125,3 +126,7 @@ def mean_defined(items: list[tuple[str, float | None]]) -> float:
     """Mean over the rows that have a value (rows of other scales carry None); stderr over families."""
     vals = [v for _, v in items if v is not None]
     return sum(vals) / len(vals) if vals else math.nan
+
+
+load_release = lazy_images(data.load_release)
+"""The release's rows, images decoded when read (``!function families_utils.load_release``)."""

@@ -21,6 +21,7 @@ import operator
 from typing import Any
 
 from chartprobe.eval_tasks.harness.judge_aggregations import aggregation, summary_for
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.metrics import judge_paper as jp
 from chartprobe.eval_tasks.rescoring.data import load_release, released_image_token
@@ -35,6 +36,7 @@ def _token(metadata: dict[str, Any]) -> str:
     return released_image_token(metadata, "chartprobe_judge_*_paper", "both images come before the released prompt")
 
 
+@lazy_images
 def load_cpa_paper(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", **metadata: Any):
     """CPA documents, every pair in both orders (as ``judge_utils.load_cpa``), with the released prompt."""
     import datasets
@@ -55,6 +57,7 @@ def load_cpa_paper(chartprobe_release: str = "judge", chartprobe_config: str = "
     return datasets.DatasetDict(out)
 
 
+@lazy_images
 def load_crj_paper(chartprobe_release: str = "judge", chartprobe_config: str = "crj_reproduction",
                    **metadata: Any):
     """CRJ documents (reference or original image first) with the released prompt and system turn."""

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from chartprobe.eval_tasks.harness.judge_aggregations import aggregation, summary_for
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.metrics import judge as jm
 from chartprobe.eval_tasks.rescoring.data import load_release
 from chartprobe.eval_tasks.scoring.logged_once import share
@@ -56,6 +57,7 @@ def prompt(name: str) -> str:
     return data.decode().strip()
 
 
+@lazy_images
 def load_cpa(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", **metadata: Any):
     """CPA documents: every pair in both orders, consecutive (see module docstring).
 
@@ -79,6 +81,7 @@ def load_cpa(chartprobe_release: str = "judge", chartprobe_config: str = "cpa", 
     return datasets.DatasetDict(out)
 
 
+@lazy_images
 def load_crj(chartprobe_release: str = "judge", chartprobe_config: str = "crj_reproduction", **metadata: Any):
     """CRJ documents: reference (or original) image first, candidate (or result) second."""
     import datasets

@@ -25,6 +25,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
 from chartprobe.eval_tasks.metrics import legend as lm
 from chartprobe.eval_tasks.metrics import legend_studies as ls
@@ -51,6 +52,7 @@ def prompt() -> str:
     return data.decode().strip()
 
 
+@lazy_images
 def load_legend(chartprobe_release: str = "legend", chartprobe_config: str = "snapshot", **metadata: Any):
     """The documents of one legend config: the release rows plus their ``prompt``."""
     import datasets

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
 from chartprobe.eval_tasks.harness.lm_eval_stderr import clustered
-from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function probes_utils.load_release`
+from chartprobe.eval_tasks.rescoring import data
 
 
 def _macro_item(rec: dict[str, Any], doc: dict[str, Any], value: str = "accuracy") -> tuple[str, str, float, str]:
@@ -94,3 +95,7 @@ def style_consistency(items: list[tuple]) -> float:
     """Aggregation: share of (chart, question) items with the same correctness in every style."""
     value = _style_summary(items).get("consistency")
     return math.nan if value is None else value
+
+
+load_release = lazy_images(data.load_release)
+"""The release's rows, images decoded when read (``!function probes_utils.load_release``)."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chartprobe.eval_tasks.rescoring.data import load_release  # noqa: F401 - referenced as `!function smoke_utils.load_release`
+from chartprobe.eval_tasks.harness.lazy_images import lazy_images
+from chartprobe.eval_tasks.rescoring import data
 from chartprobe.eval_tasks.scoring.typed import score_answer
 
 
@@ -21,3 +22,7 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, float]
         "relaxed_score": float(score.score),
         "parse_fail_rate": float(score.parse_failed),
     }
+
+
+load_release = lazy_images(data.load_release)
+"""The release's rows, images decoded when read (``!function smoke_utils.load_release``)."""

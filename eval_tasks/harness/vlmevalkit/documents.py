@@ -59,7 +59,7 @@ class ExportTask:
 
         from ..lmms.hooks import load_docs
 
-        docs = load_docs(self.task, split)
+        docs = load_docs(self.task, split).with_format(None)  # the stored bytes, not lazy_images' charts
         for column in self.images:
             docs = docs.cast_column(column, datasets.Image(decode=False))
         return docs
