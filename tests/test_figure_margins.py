@@ -141,3 +141,24 @@ def test_margins_grow_only_where_text_overflows():
     assert (grown.right, grown.bottom, grown.top) == (1.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="no room"):
         layout.Margins(left=40.0, right=40.0).subplot_params(6.4, 4.8, 10.0)
+
+
+@pytest.mark.parametrize("theme", sorted(THEME_STYLES))
+@pytest.mark.parametrize("kind", CHARTS.names())
+def test_measuring_without_pixels_gives_the_drawing_s_boxes(kind, theme):
+    """``render(pixels=False)`` (what the oracle re-derives box answers from) lays out and measures
+    exactly as the painted draw: the same boxes, ticks, slanted labels and size, and no PNG."""
+    for i in range(2):
+        spec = sample_spec(kind, rng_for(11, kind, theme, i), SampleConfig(theme=theme, value_labels=bool(i)))
+        painted, measured = render(spec), render(spec, pixels=False)
+        assert measured.png == b"" and painted.png
+        assert (measured.boxes, measured.ticks, measured.slanted, measured.width, measured.height) == \
+            (painted.boxes, painted.ticks, painted.slanted, painted.width, painted.height)
+
+
+@pytest.mark.parametrize("spec", [_hbar(("North", "South"), title="A title far too long " * 6),
+                                  _hbar(("Northern territories", "South", "East"))], ids=["fallback", "refit"])
+def test_measuring_without_pixels_follows_refits_and_the_fallback(spec, monkeypatch):
+    spec = spec.replace(style=dataclasses.replace(spec.style, width=3.0))
+    monkeypatch.setattr(core, "fitted", lambda scene, floor, font_pt, position="": floor)
+    assert render(spec, pixels=False).boxes == render(spec).boxes

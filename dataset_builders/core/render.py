@@ -131,27 +131,44 @@ def build_scene(spec: ChartSpec, margins: Margins | None = None) -> Scene:
 
 
 def render(spec: ChartSpec, *, validate: bool = True,
-           prepare: Callable[[Scene], None] | None = None, layout: str = "fitted") -> Rendered:
+           prepare: Callable[[Scene], None] | None = None, layout: str = "fitted",
+           pixels: bool = True) -> Rendered:
     """Render ``spec`` to an RGB PNG and the normalized boxes of its elements (module doc).
 
     ``prepare`` may adjust a built scene (what is measured, and how) before it is drawn.
     ``layout="constrained"`` lays every chart out with matplotlib's constrained layout, as
     releases before 0.2.0 were drawn (slower; other pixels than the releases of this version).
+    ``pixels=False`` runs the same draws without painting or encoding a pixel: the same boxes,
+    ticks and size, and an empty ``png`` (for a box answer, which is measured on the drawing).
     """
     if validate:
         spec.validate()
     if layout not in _LAYOUTS:
         raise ValueError(f"layout={layout!r}: choose one of {', '.join(_LAYOUTS)}")
+    draw = _paint if pixels else _lay_out
     with theme_context(spec):
-        scene, raw = _LAYOUTS[layout](spec, prepare or (lambda scene: None))
+        scene, raw = _LAYOUTS[layout](spec, prepare or (lambda scene: None), draw)
         width, height = scene.canvas.get_width_height()
         boxes = {key: _normalize(bb, width, height) for key, bb in raw.items()}
         ticks = _tick_values(scene)
-        png = _encode_png(scene.canvas, width, height)
+        png = _encode_png(scene.canvas, width, height) if pixels else b""
     return Rendered(png=png, width=width, height=height, boxes=boxes, ticks=ticks, slanted=_slanted(scene))
 
 
-def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[Scene, dict[str, Any]]:
+def _paint(scene: Scene) -> None:
+    scene.canvas.draw()
+
+
+def _lay_out(scene: Scene) -> None:
+    """The draw with painting switched off (what ``Figure.draw_without_rendering`` does), on the
+    canvas's own renderer: every artist placed and every text measured as in :func:`_paint`."""
+    renderer = scene.canvas.get_renderer()
+    with renderer._draw_disabled():
+        scene.fig.draw(renderer)
+
+
+def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None],
+                   draw: Callable[[Scene], None] = _paint) -> tuple[Scene, dict[str, Any]]:
     """Draw ``spec`` with margins fitted to its text, grown while text overflows (:mod:`.layout`).
 
     Returns the drawn scene and the display box of every measured element.
@@ -159,7 +176,7 @@ def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[S
     st = spec.style
     margins = CHARTS.get(spec.kind).margins
     if margins is None:
-        return _draw_constrained(spec, prepare)
+        return _draw_constrained(spec, prepare, draw)
     margins = margins.with_title(bool(st.title))
     scene = build_scene(spec, margins)
     prepare(scene)
@@ -170,21 +187,22 @@ def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[S
             scene.fig.subplots_adjust(**margins.subplot_params(st.width, st.height, st.font_size))
         except ValueError:
             break
-        scene.canvas.draw()
+        draw(scene)
         scene.drawn_ticks.clear()
         raw = _measure_raw(scene)
         over = overflow(_text_boxes(scene, raw), *scene.canvas.get_width_height(), st.dpi)
         if not over:
             return scene, raw
     # Text wider than the figure allows: constrained layout, which also shrinks what it can.
-    return _draw_constrained(spec, prepare)
+    return _draw_constrained(spec, prepare, draw)
 
 
-def _draw_constrained(spec: ChartSpec, prepare: Callable[[Scene], None]) -> tuple[Scene, dict[str, Any]]:
+def _draw_constrained(spec: ChartSpec, prepare: Callable[[Scene], None],
+                      draw: Callable[[Scene], None] = _paint) -> tuple[Scene, dict[str, Any]]:
     """Draw ``spec`` laid out by constrained layout (within the one draw)."""
     scene = build_scene(spec)
     prepare(scene)
-    scene.canvas.draw()
+    draw(scene)
     return scene, _measure_raw(scene)
 
 

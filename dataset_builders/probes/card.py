@@ -45,7 +45,7 @@ def _example_from_specs(built: dict[str, dict[str, Any]], template: Any) -> tupl
             engines = ds["engine"] if "engine" in ds.column_names else [None] * len(ds)
             for chart_id, (spec_json, engine) in dict(zip(ds["chart_id"], zip(ds["spec"], engines))).items():
                 spec = domain.spec_from_json(spec_json)
-                boxes = domain.render(spec, engine).boxes if template.answer_type == "bbox" else {}
+                boxes = domain.boxes(spec, engine) if template.answer_type == "bbox" else {}
                 q = template.instantiate(domain.view(spec, boxes), rng_for(0, chart_id, template.name))
                 if q is not None:
                     return q.question, q.answer

@@ -89,6 +89,10 @@ class ProbeDomain(abc.ABC):
     def render(self, spec: Any, engine: str | None = None) -> Any:
         """A ``Rendered`` (PNG bytes and element boxes), from ``engine`` (None: the native one)."""
 
+    def boxes(self, spec: Any, engine: str | None = None) -> dict:
+        """The normalized element boxes of ``spec`` as ``engine`` draws it (``render(...).boxes``)."""
+        return self.render(spec, engine).boxes
+
     @abc.abstractmethod
     def view(self, spec: Any, boxes: dict) -> Any:
         """The view the templates read."""
@@ -170,6 +174,15 @@ class ChartDomain(ProbeDomain):
         from ..core.specs import render_spec
 
         return render_spec(spec, engine=engine)
+
+    def boxes(self, spec: ChartSpec, engine: str | None = None) -> dict:
+        """As :meth:`render`'s boxes; the native renderer measures them without painting a pixel
+        (``render(pixels=False)``: the same draws, about two thirds of the time)."""
+        if engine not in (None, "matplotlib"):
+            return self.render(spec, engine).boxes
+        from ..core.render import render
+
+        return render(spec, pixels=False).boxes
 
     def view(self, spec: ChartSpec, boxes: dict) -> Any:
         """A ChartView over the spec and its boxes."""

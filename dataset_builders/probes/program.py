@@ -24,5 +24,5 @@ def answer_row(row: Mapping[str, Any]) -> str | None:
     domain = PROBE_DOMAINS[row["domain"]]
     spec = domain.spec_from_json(row["spec"])
     # a style-shift row was drawn by its own engine (its spec may carry a style only that engine has)
-    boxes = domain.render(spec, row.get("engine")).boxes if row["answer_type"] == "bbox" else {}
+    boxes = domain.boxes(spec, row.get("engine")) if row["answer_type"] == "bbox" else {}
     return answer_of(Program.from_json(row["program"]), domain.view(spec, boxes), row["answer_type"])

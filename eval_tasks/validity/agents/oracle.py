@@ -3,8 +3,9 @@
 It never reads the stored ``answer``: it re-derives it, so scoring below 100% means a stored
 answer, a program or the scorer disagree, and the release must not ship.
 
-A box answer is re-derived by drawing the chart again (about 75 ms a chart): on a full probes
-release that is most of ``chartprobe validate``'s time, so with ``--num-proc N`` (``Agent.num_proc``)
+A box answer is re-derived by laying the chart out again (``render(pixels=False)``: the same draws
+with no pixel painted or encoded, about 45 ms a chart): on a full probes release that is most of
+``chartprobe validate``'s time, so with ``--num-proc N`` (``Agent.num_proc``)
 a config/split of at least :data:`PARALLEL_MIN_ROWS` rows is answered in ``N`` processes, in
 order; the answers are the same as in one process.
 """
