@@ -59,6 +59,9 @@ class RunSet:
     release: str
     rows: dict[tuple[str, str], list[Row]]
     runs: dict[tuple[str, str, str], AgentRun] = field(default_factory=dict)
+    derived: dict[tuple[str, str, str], Any] = field(default_factory=dict, repr=False, compare=False)
+    """What checks derive from the rows alone (e.g. chance levels), computed once per
+    (what, config, split) however many checks read it."""
 
     def get(self, agent: str, config: str, split: str) -> AgentRun | None:
         return self.runs.get((agent, config, split))

@@ -54,18 +54,33 @@ def _uniform(suite: Any, row: Row, pool: Sequence[str], memo: dict | None = None
 
 
 def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[dict[int, float], dict[int, float]]:
-    """(majority score, uniform score) per document of ``config/split``, keyed by ``id(doc)``."""
-    rows = runs.rows[(config, split)]
+    """(majority score, uniform score) per document of ``config/split``, keyed by ``id(doc)``;
+    computed once per config/split of ``runs`` (the shortcut and image-statistics checks both read it)."""
+    key = ("chance_levels", config, split)
+    if key not in runs.derived:
+        runs.derived[key] = _chance_levels(suite, runs.rows[(config, split)])
+    return runs.derived[key]
+
+
+def _chance_levels(suite: Any, rows: Sequence[Row]) -> tuple[dict[int, float], dict[int, float]]:
     majority = majority_baseline(suite, rows)
     pools: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for r in rows:
         pools[suite.group_key(r)][str(r["answer"])].add(suite.unit_key(r))
+    # A row's pool: its template's golds but those only its own unit has (or all, if none is left).
+    everything = {g: sorted(answers) for g, answers in pools.items()}
+    own: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for g, answers in pools.items():
+        for a, units in answers.items():
+            if len(units) == 1:
+                own[g][next(iter(units))].add(a)
     maj, uni, memo = {}, {}, {}
     for r, score in zip(rows, majority):
         maj[id(r)] = score
-        group, unit = pools[suite.group_key(r)], suite.unit_key(r)
-        uni[id(r)] = _uniform(suite, r, sorted(a for a, units in group.items() if units - {unit}) or sorted(group),
-                              memo)
+        g = suite.group_key(r)
+        mine = own[g].get(suite.unit_key(r))
+        pool = [a for a in everything[g] if a not in mine] if mine else everything[g]
+        uni[id(r)] = _uniform(suite, r, pool or everything[g], memo)
     return maj, uni
 
 
@@ -81,17 +96,13 @@ def _chance(suite: Any, rows: Sequence[Row], maj: dict[int, float], uni: dict[in
 def shortcut_checks(suite: Any, runs: RunSet) -> list[Check]:
     """Every shortcut agent at most chance + 5 points per split and on its worst template."""
     out: list[Check] = []
-    levels: dict[tuple[str, str], tuple[dict, dict]] = {}
     for agent in SHORTCUT_AGENTS:
         cells: dict[str, dict[str, tuple[list, list, list]]] = defaultdict(
             lambda: defaultdict(lambda: ([], [], [])))
         for run in runs.by_agent(agent):
             if not run.records:
                 continue
-            key = (run.config, run.split)
-            if key not in levels:
-                levels[key] = chance_levels(suite, runs, *key)
-            chance = _chance(suite, run.rows, *levels[key])
+            chance = _chance(suite, run.rows, *chance_levels(suite, runs, run.config, run.split))
             acc = [suite.accuracy(r) for r in run.records]
             units = [suite.unit_key(r) for r in run.rows]
             for row, a, c, u in zip(run.rows, acc, chance, units):

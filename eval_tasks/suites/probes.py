@@ -9,6 +9,7 @@ legend must not pass them.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -50,8 +51,15 @@ def _template_flag(row: Row, flag: str) -> bool:
 
 
 def _program(row: Row) -> dict[str, Any]:
+    """The row's answer program as a dict (shared between rows with the same program: read only)."""
+    return _parsed_program(row.get("program") or "{}")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed_program(text: Any) -> dict[str, Any]:
+    # Read for every row by group_key, closed_answers and answer_space, many times per validate.
     try:
-        return json.loads(row.get("program") or "{}")
+        return json.loads(text)
     except (TypeError, ValueError):
         return {}
 
