@@ -1,4 +1,5 @@
-"""Run lm-eval's hf-multimodal model on the tiny VLM over local releases, offline, in a subprocess."""
+"""Run lm-eval's hf-multimodal model on the tiny VLM over local releases, offline, in a subprocess
+(forked from a warm interpreter: ``warm_python.py``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import glob
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import warm_python
 from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.rescoring import data
 
@@ -26,14 +27,14 @@ def run_lm_eval(model: Path, releases: Path, tmp_path: Path, tasks: str, *, limi
     the results JSON.
     """
     out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "chartprobe.eval_tasks.harness.own_index", "--model", "hf-multimodal",
+    cmd = ["-m", "chartprobe.eval_tasks.harness.own_index", "--model", "hf-multimodal",
            "--model_args", f"pretrained={model},max_images={max_images},dtype=float32", "--device", "cpu",
            "--batch_size", "8", "--tasks", tasks, "--limit", str(limit),
            "--gen_kwargs", f"max_gen_toks={max_gen_toks}",  # a random model uses every token it is allowed
            "--include_path", tasks_path(), "--output_path", str(out), *(["--log_samples"] if log_samples else [])]
     env = {**os.environ, **OFFLINE, data.ENV_VAR: str(releases), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600, check=False)
+    run = warm_python.run(cmd, env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
     return run, read_results(out)
 
@@ -50,7 +51,6 @@ def run_chartprobe_eval(argv: list[str], releases: Path, tmp_path: Path) -> subp
     code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
     env = {**os.environ, **OFFLINE, data.ENV_VAR: str(releases), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                         check=False)
+    run = warm_python.run(["-c", code], env=env, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     return run

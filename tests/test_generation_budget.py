@@ -11,11 +11,10 @@ from __future__ import annotations
 import glob
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from chartprobe.eval_tasks.harness.eval_args import check_lm_eval_args
 from chartprobe.eval_tasks.harness.runner import DEFAULT_MAX_GEN_TOKS, lm_eval_argv, tasks_path
 from chartprobe.eval_tasks.rescoring import data
@@ -187,8 +186,7 @@ def test_chartprobe_eval_budget_reaches_lm_eval(tiny_vlm, smoke_release, tmp_pat
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            data.ENV_VAR: str(smoke_release.parent), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                         check=False)
+    run = warm_python.run(["-c", code], env=env, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     (path,) = glob.glob(str(out / "**" / "samples_chartprobe_smoke_*.jsonl"), recursive=True)
     samples = [json.loads(line) for line in Path(path).read_text().splitlines()]

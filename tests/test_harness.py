@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import warm_python
 from chartprobe.eval_tasks.harness.runner import lm_eval_argv, tasks_path
 from chartprobe.eval_tasks.rescoring import data
 from lm_eval_run import read_results
@@ -322,14 +323,7 @@ def test_lm_eval_chat_completions_against_served_tiny_vlm(tiny_vlm, smoke_releas
             "--log_samples",
         ]
         code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
-        run = subprocess.run(
-            [sys.executable, "-c", code],
-            env=_eval_env(smoke_release, tmp_path),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
+        run = warm_python.run(["-c", code], env=_eval_env(smoke_release, tmp_path), timeout=300)
         assert run.returncode == 0, run.stderr[-4000:]
         # lm-eval always sends a non-empty `stop`; the launcher's other fix is for `stop: []`.
         body = {
@@ -366,8 +360,7 @@ def test_lm_eval_chat_completions_against_served_qwen_and_gemma3(arch, tiny_qwen
                 "--tasks", "chartprobe_probes_bar_perception,chartprobe_judge_cpa", "--limit", "2",
                 "--max-gen-toks", "4", "--output_path", str(out), "--log_samples"]
         code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
-        run = subprocess.run([sys.executable, "-c", code], env=_eval_env(release_root / "chartprobe-smoke", tmp_path), capture_output=True,
-                             text=True, timeout=600, check=False)
+        run = warm_python.run(["-c", code], env=_eval_env(release_root / "chartprobe-smoke", tmp_path), timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
     samples = _samples(out, "chartprobe_judge_cpa")
     assert len(samples) == 2 and all(s["resps"] for s in samples)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 
 import pytest
+import warm_python
 from chartprobe.dataset_builders.release.card import read_card_metadata
 from chartprobe.eval_tasks.harness.runner import stamp_new_results
 from chartprobe.eval_tasks.rescoring import data
@@ -146,8 +145,7 @@ def test_chartprobe_eval_stamps_results_and_samples(tiny_vlm, smoke_release, tmp
     code = f"import sys; from chartprobe.eval_tasks.harness.runner import run_eval; sys.exit(run_eval({argv!r}))"
     env = {**os.environ, **OFFLINE, data.ENV_VAR: str(smoke_release.parent),
            "HF_DATASETS_CACHE": str(tmp_path / "cache"), "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300,
-                         check=False)
+    run = warm_python.run(["-c", code], env=env, timeout=300)
     assert run.returncode == 0, run.stderr[-4000:]
     digest = _card(smoke_release)["content_hash"]
     (results,) = out.rglob("results_*.json")

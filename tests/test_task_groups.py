@@ -7,6 +7,7 @@ import fnmatch
 from pathlib import Path
 
 import pytest
+import warm_python
 from chartprobe.eval_tasks.harness.eval_args import check_task_names
 from chartprobe.eval_tasks.harness.runner import tasks_path
 from chartprobe.eval_tasks.suites._task_index import task_index
@@ -137,12 +138,12 @@ def test_the_readme_umbrella_command_runs_every_benchmark_once(tiny_vlm, release
             for a in argv[2:]]
     out = tmp_path / "eval"
     argv = [str(out) if prev == "--output_path" else a for prev, a in zip(["", *argv], argv)]
-    cmd = [sys.executable, "-m", "chartprobe", "eval", *argv, "--limit", "2", "--device", "cpu", "--batch_size", "8",
+    cmd = ["-m", "chartprobe", "eval", *argv, "--limit", "2", "--device", "cpu", "--batch_size", "8",
            "--gen_kwargs", "max_gen_toks=8"]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900, check=False)
+    run = warm_python.run(cmd, env=env, timeout=900)
     assert run.returncode == 0, run.stderr[-4000:]
     (path,) = out.rglob("results_*.json")
     results = json.loads(path.read_text())

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+import warm_python
 from chartprobe.eval_tasks.harness.image_string import PLACEHOLDER
 from chartprobe.eval_tasks.rescoring import data
 from zoo import load_zoo
@@ -34,8 +33,7 @@ def test_chartprobe_eval_runs_on_one_and_two_image_tasks(name, chat, zoo_model, 
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
            data.ENV_VAR: str(release_root), "HF_DATASETS_CACHE": str(tmp_path / "cache"),
            "TOKENIZERS_PARALLELISM": "false"}
-    run = subprocess.run([sys.executable, "-m", "chartprobe.cli", "eval", *argv], env=env, capture_output=True,
-                         text=True, timeout=600, check=False)
+    run = warm_python.run(["-m", "chartprobe.cli", "eval", *argv], env=env, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     added = string is not None and not chat
     assert ("added image_string" in run.stderr) is added
