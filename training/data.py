@@ -93,6 +93,8 @@ def load_splits(data: str | None, domains: Iterable[str]) -> dict[str, Any]:
     """``{"train": Dataset, "validation": Dataset}`` over the given training configs."""
     import datasets
     from chartprobe.dataset_builders.release.labels import as_text
+    from chartprobe.eval_tasks.rescoring.data import load_config
+    from chartprobe.eval_tasks.rescoring.provenance import release_hash
 
     domains = list(domains)
     bad = [d for d in domains if d.startswith("cr_")]
@@ -100,10 +102,12 @@ def load_splits(data: str | None, domains: Iterable[str]) -> dict[str, Any]:
         raise SelectionError(f"domains {domains}: choose training configs (probes: bar, hbar, pie, shapes; "
                              "legend: snapshot); cr_* configs hold held-out complex reasoning and are never trained on")
     args = resolve_source(data).args
+    digest = release_hash(args["path"], args)  # keys the cached copy (a rebuilt release is read anew)
     parts: dict[str, list[Any]] = {s: [] for s in TRAIN_SPLITS}
     for domain in domains:
+        dd = load_config(args, domain, digest)
         for split in TRAIN_SPLITS:
-            parts[split].append(as_text(datasets.load_dataset(name=domain, split=split, **args)))
+            parts[split].append(as_text(dd[split]))
     return {s: datasets.concatenate_datasets(v) for s, v in parts.items()}
 
 

@@ -17,6 +17,7 @@ own keys carry a ``chartprobe_`` prefix to never collide with them.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -126,6 +127,32 @@ def local_cache(source: dict[str, Any], digest: str) -> dict[str, Any]:
     return {"cache_dir": str(Path(datasets.config.HF_DATASETS_CACHE) / "chartprobe-releases" / digest[:16])}
 
 
+def load_config(source: dict[str, Any], config: str, digest: str):
+    """``datasets.load_dataset(name=config, **source)`` (every split, a ``DatasetDict``), read once per
+    process for each content hash.
+
+    Each ``load_dataset`` of a release parses its card's YAML (pure-Python, 0.1-0.2 s for the probes
+    card) before a row is read, and one lm-eval run loads a config once per task over it (probes:
+    per skill), an in-process study once per evaluation. Rows are immutable Arrow tables, so the
+    memo hands out the same datasets in a fresh dict; it is keyed by everything ``load_dataset`` is
+    given, content hash and cache folder included, so a release rebuilt in place is read anew. A
+    card without a hash is never memoized (``force_redownload`` every time, as before).
+    """
+    import datasets
+
+    kwargs = {**source, **local_cache(source, digest)}
+    if "download_mode" in kwargs:
+        return datasets.load_dataset(name=config, **kwargs)
+    return datasets.DatasetDict(_load_memo(config, tuple(sorted(kwargs.items()))))
+
+
+@functools.lru_cache(maxsize=64)
+def _load_memo(config: str, kwargs: tuple[tuple[str, Any], ...]):
+    import datasets
+
+    return datasets.load_dataset(name=config, **dict(kwargs))
+
+
 def load_release(chartprobe_release: str, chartprobe_config: str = "default",
                  chartprobe_where: dict[str, Any] | None = None, **lm_eval_metadata: Any):
     """Load every split of ``chartprobe_config`` of release ``chartprobe_release`` as a ``DatasetDict``.
@@ -146,7 +173,7 @@ def load_release(chartprobe_release: str, chartprobe_config: str = "default",
 
     source = resolve_release(chartprobe_release)
     digest = release_hash(chartprobe_release, source)  # logged with every sample: it names its release
-    dd = datasets.load_dataset(name=chartprobe_config, **source, **local_cache(source, digest))
+    dd = load_config(source, chartprobe_config, digest)
     token = image_token_for(lm_eval_metadata)
     where = dict(chartprobe_where or {})
     out = {}
