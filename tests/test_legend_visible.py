@@ -5,7 +5,6 @@ every stored legend box has positive width and height (scatter and line handles 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from chartprobe.dataset_builders.core.occlusion import COVER_LIMIT, occlusions
@@ -15,14 +14,12 @@ CONFIGS = ("snapshot", "channel_study", "order_study", "visibility_study")
 
 
 @pytest.fixture(scope="module")
-def legend_only(tmp_path_factory) -> dict[str, list[dict]]:
-    """The small legend release alone (not the every-dataset ``release_root``), rows without images."""
-    from chartprobe.dataset_builders.release.hub import build_release
+def legend_only(release_root) -> dict[str, list[dict]]:
+    """The small legend release of the session's ``release_root`` (built once for every file), rows
+    without images."""
     from datasets import load_dataset
 
-    root: Path = tmp_path_factory.mktemp("legend_visible")
-    info = build_release("legend", root, "small", num_proc=1)
-    folder = str(info.path)
+    folder = str(release_root / "chartprobe-legend")
     return {c: list(load_dataset(folder, c, split="test").remove_columns("image")) for c in CONFIGS}
 
 

@@ -250,13 +250,10 @@ STAMP = "2026-04-01T00-00-00.000001"
 
 
 @pytest.fixture(scope="module")
-def families_root(tmp_path_factory) -> Path:
-    """A folder holding only the small ``chartprobe-families`` release (all a families score reads)."""
-    from chartprobe.dataset_builders.release.hub import build_release
-
-    root = tmp_path_factory.mktemp("families_releases")
-    build_release("families", root, "small", num_proc=2)
-    return root
+def families_root(release_root) -> Path:
+    """The session's ``release_root``, which holds the small ``chartprobe-families`` release (all a
+    families score reads; built once for every file, read only here)."""
+    return release_root
 
 
 def _predictions(rows: list[dict[str, Any]]) -> list[str]:

@@ -29,14 +29,10 @@ OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFL
 
 
 @pytest.fixture(scope="module")
-def probes_root(tmp_path_factory) -> Path:
-    """A CHARTPROBE_DATA folder with only the small chartprobe-probes release (~10 s to build;
-    conftest's ``release_root`` builds every dataset, which these tests do not need)."""
-    from chartprobe.dataset_builders.release.hub import build_release
-
-    root = tmp_path_factory.mktemp("probes_root")
-    build_release("probes", root, "small", num_proc=2)
-    return root
+def probes_root(release_root) -> Path:
+    """A CHARTPROBE_DATA folder holding the small chartprobe-probes release: the session's
+    ``release_root`` (read only here), which the suite builds once for every file."""
+    return release_root
 
 
 @pytest.fixture(autouse=True)
