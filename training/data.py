@@ -102,12 +102,20 @@ def load_splits(data: str | None, domains: Iterable[str]) -> dict[str, Any]:
         raise SelectionError(f"domains {domains}: choose training configs (probes: bar, hbar, pie, shapes; "
                              "legend: snapshot); cr_* configs hold held-out complex reasoning and are never trained on")
     args = resolve_source(data).args
-    digest = release_hash(args["path"], args)  # keys the cached copy (a rebuilt release is read anew)
+    local = Path(args["path"]).is_dir()
+    # a local release: every split read once per process, its cached copy keyed by the content hash (a
+    # release rebuilt in place is read anew); a Hub repo: the splits trained on, as datasets caches them
+    digest = release_hash(args["path"], args) if local else ""
+
+    def split_of(domain: str, split: str) -> Any:
+        if local:
+            return load_config(args, domain, digest)[split]
+        return datasets.load_dataset(name=domain, split=split, **args)
+
     parts: dict[str, list[Any]] = {s: [] for s in TRAIN_SPLITS}
     for domain in domains:
-        dd = load_config(args, domain, digest)
         for split in TRAIN_SPLITS:
-            parts[split].append(as_text(dd[split]))
+            parts[split].append(as_text(split_of(domain, split)))
     return {s: datasets.concatenate_datasets(v) for s, v in parts.items()}
 
 
