@@ -64,9 +64,9 @@ def make_figure(data, savepath=None):
 
 
 def _job_processes() -> int:
-    """Processes, zombies included, of the user jobs run as (uid 65534 when we are root), and every
-    process whose parent is this one (a wrapper left behind)."""
-    uid = str(runtime.NOBODY if os.geteuid() == 0 else -1)
+    """Processes, zombies included, of the users jobs run as (runtime.JOB_UIDS when we are root), and
+    every process whose parent is this one (a wrapper left behind)."""
+    uids = {str(runtime.job_uid())} if os.geteuid() == 0 else set()
     me = str(os.getpid())
     n = 0
     for status in Path("/proc").glob("[0-9]*/status"):
@@ -74,7 +74,7 @@ def _job_processes() -> int:
             fields = dict(ln.split(":", 1) for ln in status.read_text().splitlines() if ":" in ln)
         except OSError:
             continue
-        n += fields.get("Uid", "").split()[:1] == [uid] or fields.get("PPid", "").strip() == me
+        n += bool(set(fields.get("Uid", "").split()[:1]) & uids) or fields.get("PPid", "").strip() == me
     return n
 
 
@@ -86,7 +86,7 @@ def _one(code: str, function: str = "f", *args, mech: str, limits: Limits = LIMI
     assert job.status in STATUSES and job.mechanism == mech
     assert took < limits.wall_s + 5, f"the job outlived its wall limit: {took:.1f} s"
     # Polled, not one fixed pause: a killed tree takes a moment to be reaped, and on a loaded
-    # machine another test worker's sandbox job (same uid) may be passing through.
+    # machine another test worker's sandbox job may be passing through.
     deadline = time.monotonic() + 10
     while _job_processes() > before and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -274,6 +274,31 @@ def test_a_fork_bomb_hits_the_process_limit(mech):
     if child == 0:
         os._exit(0)
     assert os.waitpid(child, 0)[1] == 0
+
+
+@every
+def test_jobs_at_once_do_not_share_the_process_limit(mech):
+    """Three jobs in flight together, each holding two tasks (itself and a child) of its three: each
+    forks. As root the jobs once all ran as uid 65534, whose RLIMIT_NPROC count then held the other
+    jobs' tasks too, and a fork failed with EAGAIN whenever another worker's job was running (a CI
+    run's sandbox test, issue 47). Not as root, the limit adds the user's tasks counted at launch."""
+    code = ("import matplotlib\n\ndef f():\n"
+            "    child = matplotlib.cbook.subprocess.Popen(['sleep', '4'])\n"
+            "    return child.wait()\n")
+    jobs: list = [None] * 3
+    start = threading.Barrier(len(jobs))
+
+    def one(i: int) -> None:
+        start.wait()
+        jobs[i] = run_calls([Call(code, "f")], Limits(cpu_s=2, wall_s=20, memory_mb=1536, output_mb=4,
+                                                      processes=3), mechanism=mech, check=False)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [(j.status, j.results[0].value, j.results[0].error) for j in jobs] == [("ok", 0, "")] * 3
 
 
 @every

@@ -48,7 +48,7 @@ class Bubblewrap(Mechanism):
         cmd = [shutil.which("bwrap") or "bwrap", "--die-with-parent", "--new-session",
                "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try"]
         if as_root:
-            # Run privileged (no user namespace) so the runner can switch to uid 65534 itself: a
+            # Run privileged (no user namespace) so the runner can switch to the job's uid itself: a
             # user namespace would map the sandbox to uid 0 outside, which RLIMIT_NPROC exempts.
             # Only the two capabilities that switch are kept; setuid() then clears them.
             cmd += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]

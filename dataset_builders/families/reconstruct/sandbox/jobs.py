@@ -32,11 +32,11 @@ from .runtime import (
     EXIT_MEMORY,
     EXIT_OUTPUT,
     MAX_FILES,
-    NOBODY,
     child_env,
     font_cache,
     interpreter_binds,
-    own_processes,
+    job_uid,
+    own_tasks,
 )
 from .seccomp import filter_fd
 
@@ -54,9 +54,9 @@ def _warm_list(calls: list[Call]) -> list[str]:
 
 def _prlimit(limits: Limits, as_root: bool) -> list[str]:
     cpu = max(1, math.ceil(limits.cpu_s))
-    # RLIMIT_NPROC counts every process of the user: as root the runner switches to uid 65534
-    # (nobody), otherwise the user's processes already running count against it.
-    nproc = limits.processes + (0 if as_root else own_processes())
+    # RLIMIT_NPROC counts every task of the user: as root the runner switches to a uid of the job's
+    # own (runtime.JOB_UIDS), otherwise the user's tasks already running count against it.
+    nproc = limits.processes + (0 if as_root else own_tasks())
     return [shutil.which("prlimit") or "prlimit", f"--cpu={cpu}:{cpu + 1}",
             f"--as={limits.per_process_mb * 2**20}",
             f"--fsize={limits.output_mb * 2**20}", f"--nproc={nproc}", "--core=0", "--"]
@@ -190,14 +190,15 @@ def run_calls(calls: list[Call], limits: Limits | None = None, *, mechanism: str
 
 def _run(calls: list[Call], limits: Limits, box, as_root: bool, host: Path, scratch: Path, result_fd: int,
          seccomp: int | None) -> JobResult:
+    uid = job_uid() if as_root else None
     job = {"calls": [{"code": c.code, "function": c.function, "args": list(c.args), "savepath": c.savepath}
-                     for c in calls], "drop_to": NOBODY if as_root else None, "result_fd": result_fd,
+                     for c in calls], "drop_to": uid, "result_fd": result_fd,
            "warm": _warm_list(calls) if as_root and not box.isolates_files else []}
     (scratch / "job.json").write_text(json.dumps(job), encoding="utf-8")
     if as_root:
         host.chmod(0o711)  # the unprivileged child must cross it to reach its scratch folder
         for p in (scratch, *scratch.rglob("*")):
-            os.chown(p, NOBODY, NOBODY)
+            os.chown(p, uid, uid)
     guards = (f"memory: rlimit {limits.per_process_mb} MB x {limits.processes} tasks",
               "seccomp" if seccomp is not None else "no seccomp",
               "scratch tmpfs" if box.isolates_files else "scratch on host disk")

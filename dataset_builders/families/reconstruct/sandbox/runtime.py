@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 __all__ = [
@@ -17,12 +18,13 @@ __all__ = [
     "EXIT_FILES",
     "EXIT_MEMORY",
     "EXIT_OUTPUT",
+    "JOB_UIDS",
     "MAX_FILES",
-    "NOBODY",
     "child_env",
     "font_cache",
     "interpreter_binds",
-    "own_processes",
+    "job_uid",
+    "own_tasks",
 ]
 
 EXIT_MEMORY = 86
@@ -35,8 +37,11 @@ EXIT_FILES = 89
 """The runner's exit status when the scratch folder holds more than its file-count cap."""
 MAX_FILES = 2000
 """That cap (kept equal to runner.py's)."""
-NOBODY = 65534
-"""The uid/gid a job runs as when the host runs as root."""
+JOB_UIDS = range(2_000_000_000, 2_000_000_000 + 2**22)
+"""The uids/gids a job runs as when the host runs as root: one per job, so that RLIMIT_NPROC counts
+that job's tasks alone. Jobs running at once as one shared uid (65534) counted each other's tasks,
+and a job could not fork when other workers' jobs were in flight. No account uses this range; it
+has room for every thread id the kernel can hand out (``pid_max`` is at most 2**22)."""
 
 _LIBRARIES = ("numpy", "pandas", "matplotlib", "PIL", "dateutil", "pyparsing", "kiwisolver", "cycler",
               "fontTools", "contourpy", "packaging", "pytz", "tzdata", "six")
@@ -94,15 +99,22 @@ def font_cache() -> Path:
     return target
 
 
-def own_processes() -> int:
-    """How many processes this user runs now (RLIMIT_NPROC counts them with the job's)."""
+def job_uid() -> int:
+    """The uid a job started from this thread runs as (host as root): the thread's id is unique on
+    the host while the thread lives, and a thread waits for its job, so no two jobs share a uid."""
+    return JOB_UIDS[threading.get_native_id() % len(JOB_UIDS)]
+
+
+def own_tasks() -> int:
+    """How many tasks (threads included) this user runs now: RLIMIT_NPROC counts every thread of
+    the user's, and counting processes only left a job no fork when the host's threads filled it."""
     uid = str(os.getuid())
     n = 0
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
-            text = status.read_text()
+            fields = dict(ln.split(":", 1) for ln in status.read_text().splitlines() if ":" in ln)
         except OSError:
             continue
-        line = next((ln for ln in text.splitlines() if ln.startswith("Uid:")), "")
-        n += line.split()[1:2] == [uid]
+        if fields.get("Uid", "").split()[:1] == [uid]:
+            n += int(fields.get("Threads", "1").strip() or 1)
     return n
