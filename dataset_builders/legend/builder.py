@@ -38,7 +38,7 @@ from ..release.dataset import DatasetBuilder, base_features, dataset
 from ..release.preset import Preset, PresetError
 from ..release.schema import OneOf
 from .disjoint import DISJOINT_COLUMNS, check_disjoint
-from .groups import snapshot_rows
+from .groups import offering_draw, snapshot_rows
 from .rows import LEGEND_COLUMNS, RowMaker
 from .sources import TablePool, pool_from_params
 from .space import MARK_FAMILY, LegendSpace, sample_unit
@@ -118,8 +118,14 @@ class LegendDataset(DatasetBuilder):
             table = space.tables.nth(kind, space.num_series, index // len(kinds)) if space.tables else None
             renders = Renders()
 
+            stratum = _stratum(split, index, len(kinds))
+
             def draw(r: Any) -> Any:
-                return sample_unit(space, r, kind=kind, mode=modes[index % len(modes)], table=table)
+                def once() -> Any:
+                    return sample_unit(space, r, kind=kind, mode=modes[index % len(modes)], table=table)
+
+                # A table pins the data: nothing to draw again for the stratum's answer.
+                return once() if table is not None else offering_draw(once, stratum)
 
             def hidden(u: Any) -> list:
                 return renders.hidden(u.chart, u.legend)
@@ -130,7 +136,7 @@ class LegendDataset(DatasetBuilder):
                                 space.legend_positions, hidden)
             maker = RowMaker(unit, key, preset.seed, renders=renders)
             rows = list(snapshot_rows(maker, rng, knobs["chains_per_chart"], knobs["extra_probes"],
-                                      knobs["interventions_per_group"], stratum=_stratum(split, index, len(kinds))))
+                                      knobs["interventions_per_group"], stratum=stratum))
         elif study in STUDIES:
             rows = list(STUDIES[study](space, key, index, preset.seed, rng))
         else:

@@ -169,6 +169,10 @@ class LegendTemplate(abc.ABC):
             return cands
         return [c for c in cands if self.answer(st, c) == want] or cands
 
+    def offers(self, st: State, want: str) -> bool:
+        """Whether ``st`` has a well-posed question of this template answering ``want``."""
+        return any(self.answer(st, c) == want for c in self.candidates_for(st, np.random.default_rng(0), want))
+
     @abc.abstractmethod
     def answer(self, st: State, params: dict[str, Any]) -> str | None:
         """The answer on ``st`` assuming the evidence is visible; None when ill-posed."""
