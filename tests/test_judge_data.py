@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from chartprobe.dataset_builders.core.render import render
 from chartprobe.dataset_builders.core.spec import ChartSpec
+from chartprobe.dataset_builders.judge.balance import balance_limits
 from chartprobe.dataset_builders.judge.benign import BENIGN_FIELDS
 from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, changed_fields
 from chartprobe.dataset_builders.release.card import read_card_metadata
@@ -27,6 +28,14 @@ def judge_release(release_root):
 def crj_rows(judge_release):
     return {c: as_text(load_dataset(str(judge_release), c, split="test")).remove_columns(
         ["image_reference", "image_candidate"]).to_list() for c in CRJ}
+
+
+@pytest.mark.parametrize("n,allowed", [(10, {5}), (9, {4, 5}), (8, {4}), (20, {9, 10, 11}), (1, {0, 1})])
+def test_accept_share_may_miss_half_only_by_what_the_count_forces(n, allowed):
+    """50% ± 5%, widened to half an item: nine items (one of ten dropped as unverifiable, as
+    ``chartprobe build judge --seed 4`` does) may hold 4 or 5 Accepts, ten items only 5."""
+    lo, hi = balance_limits(n)
+    assert {k for k in range(n + 1) if lo <= k / n <= hi} == allowed
 
 
 def test_three_configs_with_two_images_per_row(judge_release):

@@ -20,6 +20,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from chartprobe.dataset_builders.judge.balance import balance_limits
+
 from ..metrics import judge as jm
 from ..metrics import judge_paper as jp
 from ..scoring.voting import VOTE_KS, votes
@@ -29,7 +31,6 @@ from ._verdict import verdict
 
 Row = Mapping[str, Any]
 ORDERS = (("better_first", "A"), ("worse_first", "B"))
-BALANCE = (0.45, 0.55)
 
 
 def _crj_correct(record: Mapping[str, Any]) -> bool:
@@ -201,7 +202,7 @@ class JudgeSuite(Suite):
             if config != "cpa" and rows:
                 share = fmean(str(r["label"]) == "Accept" for r in rows)
                 out.append(verdict("CRJ Accept share (class balance)", f"{config}/{split}", "-", share, len(rows),
-                                   op="in", limit=tuple(BALANCE), percent=True))
+                                   op="in", limit=balance_limits(len(rows)), percent=True))
         return out
 
     def plots(self, profiles: Mapping[str, Mapping[str, Any]], folder: Path) -> list[Path]:
