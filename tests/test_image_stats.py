@@ -115,6 +115,24 @@ def test_cpa_whose_worse_chart_is_always_squeezed_fails(judge_rows, planted):
     assert ("image_stats AUC [cpa]" in failed) == planted
 
 
+def test_folds_fitted_in_worker_processes_give_the_same_probabilities(judge_rows):
+    """``chartprobe validate --num-proc 2`` fits the five folds two at a time, in processes; every
+    out-of-fold probability is the one a single process gives."""
+    from chartprobe.eval_tasks.suites import suite_for_release
+    from chartprobe.eval_tasks.validity.agents.image_stats import out_of_fold
+
+    rng = np.random.default_rng(5)
+    suite = suite_for_release("judge")
+    rows = _copies(judge_rows[("crj_reproduction", "test")], N_UNITS, ("id", "item_id"))
+    for row in rows:
+        boxes = _boxes(rng)
+        _with_pixels(row, {"image_reference": _png(boxes), "image_candidate": _png(_changed(boxes, rng))})
+    docs = suite.documents("crj_reproduction", rows)
+    alone = out_of_fold(suite, docs)
+    assert len(alone) == len(docs) and all(alone)
+    assert out_of_fold(suite, docs, workers=2) == alone
+
+
 def test_a_handful_of_units_is_reported_not_judged(judge_rows):
     rng = np.random.default_rng(3)
     rows = _copies(judge_rows[("crj_reproduction", "test")], MIN_UNITS - 2, ("id", "item_id"))
