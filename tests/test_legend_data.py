@@ -122,6 +122,27 @@ def test_channel_study_asks_the_same_questions_on_every_scheme(legend_rows):
         assert len({frozenset(q) for q in levels.values()}) == 1, base
 
 
+def test_channel_study_asks_yes_and_no_in_turn_over_its_bases():
+    """A base's yes/no answers repeat on every channel scheme, so the study draws them: the
+    comparison answers "yes" on even strata and "no" on odd ones, the trend the other way round,
+    wherever the chart offers that answer (seed 2's small study asked 22 of 22 comparisons "yes")."""
+    from chartprobe.dataset_builders.legend.groups import bind_template
+    from chartprobe.dataset_builders.legend.studies import YES_NO, _channel_questions
+
+    space, asked, offered = LegendSpace(), defaultdict(int), defaultdict(int)
+    for i in range(60):
+        unit = sample_unit(space, rng_for(5, "channel", i), kind="line", mode="single")
+        st = State(unit.chart, unit.legend, unit.channels, unit.add_labels)
+        for name, _, params in _channel_questions(st, rng_for(5, "questions", i), stratum=i):
+            if name in ("t3_compare", "t2_bind_trend"):
+                want = YES_NO[(i + (name == "t2_bind_trend")) % 2]
+                asked[name, LEGEND_TEMPLATES.get(name)().answer(st, params) == want] += 1
+        offered["trend"] += bind_template(st, "single") == "t2_bind_trend"
+    assert offered["trend"] == 60
+    for name in ("t3_compare", "t2_bind_trend"):
+        assert asked[name, True] >= 0.75 * 60, dict(asked)  # 47 and 48 of 60 (a chart may offer one answer only)
+
+
 def test_visibility_study_covers_the_four_policies(legend_rows):
     levels = {r["study_level"] for r in legend_rows["visibility_study"]}
     # the four policies, and the answerable twins of their unanswerable rows (issue 45)

@@ -37,6 +37,9 @@ from .visible import Hidden, Renders, fit_layout
 
 __all__ = ["STUDIES", "channel_rows", "order_rows", "visibility_rows"]
 
+YES_NO = ("yes", "no")
+"""The answers the channel study's comparison and trend questions take in turn over its bases."""
+
 Rng = Callable[..., np.random.Generator]
 FAMILY_KINDS = {"point": ("scatter",), "line": ("line", "radar"), "area": ("grouped_bar", "pie", "area")}
 """Kinds each mark family's channel study draws from (the paper's §6.1 grouping)."""
@@ -91,7 +94,7 @@ def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) 
         maker = RowMaker(level_unit, key, seed, study_factor="channel", study_level=level, renders=renders)
         st = maker.state()
         if questions is None:  # chosen once, on the first scheme: the same questions on every scheme
-            questions = _channel_questions(st, rng(key, "questions"))
+            questions = _channel_questions(st, rng(key, "questions"), index // len(families))
         for name, role, params in questions:
             # Each scheme is its own base unit (a configuration-level variant); the matched set
             # across schemes is (base_id, template), compared by study_level.
@@ -101,19 +104,31 @@ def channel_rows(space: LegendSpace, key: str, index: int, seed: int, rng: Rng) 
                 yield row
 
 
-def _channel_questions(st: Any, r: np.random.Generator) -> list[tuple[str, str, dict]]:
+def _channel_questions(st: Any, r: np.random.Generator, stratum: int = 0) -> list[tuple[str, str, dict]]:
     """The parsing, binding, value and reasoning questions of one base, about targets drawn by key.
 
     The target is drawn uniformly over the legend's entries and the comparison's second label
     over the others, so no position (the first entry) carries the answers: the ``first_entry``
     validity agent, which binds without reading, scores what a random binding scores.
+
+    Every scheme of a base asks the same questions, so a base's yes/no answers repeat on all its
+    rows, and a few bases could all answer "yes" (seed 2's small study: 22 of 22 ``t3_compare``
+    rows, seed 4's: 11 of 11 trend rows). ``stratum`` (the base's ordinal among its mark
+    family's bases) asks "yes" and "no" in turn where the chart offers both: the comparison
+    "yes" on even strata, the trend (drawn among the targets that answer it so) on odd ones.
     """
     labels = st.labels
-    a = labels[int(r.integers(len(labels)))]
-    compare = [c for c in LEGEND_TEMPLATES.get("t3_compare")().candidates(st, r) if c["labels"][0] == a]
+    bind = bind_template(st, "single")
+    targets = list(labels)
+    if bind == "t2_bind_trend":
+        trend = LEGEND_TEMPLATES.get(bind)()
+        targets = [lb for lb in labels if trend.answer(st, {"labels": [lb]}) == YES_NO[(stratum + 1) % 2]] or targets
+    a = targets[int(r.integers(len(targets)))]
+    comparison = LEGEND_TEMPLATES.get("t3_compare")()
+    compare = [c for c in comparison.candidates(st, r) if c["labels"][0] == a]
+    compare = [c for c in compare if comparison.answer(st, c) == YES_NO[stratum % 2]] or compare
     pick = compare[int(r.integers(len(compare)))] if compare else None
     out = [("t1_label_to_visual", "parse", {"labels": [a]})]
-    bind = bind_template(st, "single")
     if bind is not None:
         out.append((bind, "bind", {"labels": [a]}))
     if st.wedges:
