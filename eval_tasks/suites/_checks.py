@@ -229,8 +229,9 @@ def info_checks(suite: Any, runs: RunSet, agent: str, label: str) -> list[Check]
             for config, pairs in sorted(_pooled(runs, agent).items())]
 
 
-def share_check(name: str, scope: str, agent: str, hits: int, n: int, limit: float) -> Check:
-    """A 'share of rows must stay below ``limit``' check with the Wilson guard."""
+def share_check(name: str, scope: str, agent: str, hits: float, n: int, limit: float) -> Check:
+    """A 'share of rows must stay below ``limit``' check with the Wilson guard (``hits`` may be a
+    sum of per-question means, a question drawn several ways counting once)."""
     return verdict(name, scope, agent, hits / n if n else None, n, op="<=", limit=limit,
                    tested=wilson_lower(hits, n) if n else None, statistic="Wilson 95% lower bound")
 

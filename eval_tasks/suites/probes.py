@@ -212,12 +212,19 @@ class ProbesSuite(Suite):
         from ._checks import share_check
 
         out = super().checks(runs)
-        pooled: dict[str, list[float]] = {}
+        # A question counts once however many drawings show it (``answer_unit``: a style-shift
+        # chart's question in six styles), scored by its mean over them: one pie whose legend
+        # happened to run in wedge order, drawn six ways, read as 12 of 12 rows (seed 5).
+        pooled: dict[str, dict[Any, list[float]]] = {}
         for run in runs.by_agent("legend_order"):
-            pooled.setdefault(run.config, []).extend(self.accuracy(r) for r in run.records)
-        for config, accs in sorted(pooled.items()):
+            units = pooled.setdefault(run.config, {})
+            for i, (row, rec) in enumerate(zip(run.rows, run.records)):
+                unit = self.answer_unit(row)
+                units.setdefault((run.split, i) if unit is None else unit, []).append(self.accuracy(rec))
+        for config, units in sorted(pooled.items()):
+            hits = sum(fmean(accs) for accs in units.values())
             out.append(share_check("legend-order shortcut accuracy", config, "legend_order",
-                                   int(sum(accs)), len(accs), LEGEND_ORDER_LIMIT))
+                                   hits, len(units), LEGEND_ORDER_LIMIT))
         return out + self._order_checks(runs)
 
     @staticmethod
