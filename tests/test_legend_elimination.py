@@ -120,9 +120,11 @@ def tiny_rows():
     builder = DATASETS.get("legend")()
     rows = []
     for n, kind in ((2, "line"), (3, "pie")):
+        # A legend box, whose entries the edits hide: drawn from every form, a line chart's draw
+        # (redrawn until it offers its crossing count) came with direct labels and no hidden entry.
         params = {"num_series": [n, n], "chart_kinds": [kind], "encoding_modes": ["single"],
                   "themes": ["default"], "add_labels": [False], "chains_per_chart": 1, "extra_probes": 1,
-                  "interventions_per_group": 9}
+                  "interventions_per_group": 9, "legend_forms": ["box"]}
         preset = Preset("legend", "tiny", 0, {"snapshot": ConfigPreset({"test": 1}, params)})
         rows += [{k: v for k, v in r.items() if k != "image"}
                  for r in builder.build_item(preset, "snapshot", "test", "snapshot-test-0000")]

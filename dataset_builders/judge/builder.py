@@ -159,7 +159,8 @@ class JudgeDataset(DatasetBuilder):
                "spec_reference": item["reference"].to_json(), "spec_candidate": item["candidate"].to_json()}
 
     def verify(self, built: dict[str, dict[str, Any]]) -> None:
-        """CRJ is balanced Accept/Reject (50% ± 5%, or within half an item of it) per task; CPA covers every criterion asked for.
+        """CRJ is balanced Accept/Reject (50% ± 5%, or within half an item of it) per task; CPA
+        covers every criterion asked for.
 
         Imported rows are the released labels as they are: their balance is reported by the card
         and ``chartprobe validate``, not enforced.

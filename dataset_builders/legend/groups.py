@@ -181,8 +181,9 @@ def offering_draw(draw: Callable[[], Any], stratum: int) -> Any:
 
     Stratifying which pair is asked cannot ask a count no chart offers: a pair crossing twice
     comes on ~21% of line charts, so the small preset's four line charts asked "0" and "1" only.
-    Drawing the data again until the count is there (~97% of line charts within 16 draws, one in five at the first) asks
-    every count the answer set holds, spread over charts like the strata.
+    Drawing the data again until the count is there (one draw in five has a pair crossing twice,
+    ~97% of charts within 16 draws) asks every count the answer set holds, spread over charts
+    like the strata.
     """
     tpl = LEGEND_TEMPLATES.get(FIRST_TARGET)()
     first = None
