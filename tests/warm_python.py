@@ -96,11 +96,10 @@ except BaseException:
 # atexit handlers and flushed streams as at a normal exit, without tearing down 4,000 modules (1.3 s)
 import atexit
 atexit._run_exitfuncs()
+import contextlib
 for stream in (sys.stdout, sys.stderr):
-    try:
+    with contextlib.suppress(ValueError, OSError):  # a stream the command closed, or a full disk
         stream.flush()
-    except Exception:
-        pass
 os._exit(code)
 '''
 
