@@ -93,6 +93,18 @@ def test_outside_legend_gets_its_own_margin(position, monkeypatch):
     assert _text_inside(boxes) == [] and draws.engine == 0
 
 
+def test_a_title_inside_the_axes_leaves_no_blank_band_above_them():
+    """As in constrained layout, a title placed inside the axes (a CPA sunken title) takes no room
+    above them: the axes reach up to where a title above them would start. Before, its room stayed
+    blank, and that band alone told the sunken-title pair apart (judge/cpa.py)."""
+    base = _hbar(("North", "South", "East"), title="Revenue by region")
+    above, inside, none = (render(base.replace(style=dataclasses.replace(base.style, **kw))).boxes
+                           for kw in ({"title_y": 1.02}, {"title_y": 0.9}, {"title": ""}))
+    assert inside["axes"][1] < above["axes"][1]  # y0 from the top: the axes start higher
+    assert inside["axes"] == pytest.approx(none["axes"], abs=0.01)
+    assert above["title"][3] <= above["axes"][1] + 1e-6 < inside["title"][3]
+
+
 def test_long_labels_grow_the_margin_without_a_layout_engine(monkeypatch):
     draws = _Draws(monkeypatch)
     labels = ("North", "South", "A region with a very long name indeed", "East")

@@ -100,7 +100,9 @@ def fitted(scene: Any, floor: Margins, font_pt: float, legend_position: str = ""
             "bottom": _axis_side(ax.xaxis, span(x_labels)[1], span),
             "top": PAD_PT + span(y_labels[-1:])[1] / 2,
             "right": PAD_PT + span(x_labels[-1:])[0] / 2}
-    if ax.title.get_text():
+    # A title placed inside the axes (``StyleSpec.title_y`` < 1) needs no room above them, as in
+    # constrained layout: its place is not left blank.
+    if ax.title.get_text() and ax.title.get_position()[1] >= 1.0:
         need["top"] = PAD_PT + _rc("axes.titlepad") + span([ax.title])[1]
     # A colour bar takes its room from the axes' cell; its tick labels and title need the margin.
     for other in scene.fig.axes:

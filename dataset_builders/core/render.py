@@ -177,7 +177,7 @@ def _draw_laid_out(spec: ChartSpec, prepare: Callable[[Scene], None],
     margins = CHARTS.get(spec.kind).margins
     if margins is None:
         return _draw_constrained(spec, prepare, draw)
-    margins = margins.with_title(bool(st.title))
+    margins = margins.with_title(bool(st.title) and (st.title_y is None or st.title_y >= 1.0))
     scene = build_scene(spec, margins)
     prepare(scene)
     margins, over = fitted(scene, margins, st.font_size, spec.legend.position), {}
