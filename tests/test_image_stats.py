@@ -16,6 +16,7 @@ from chartprobe.dataset_builders.core.image_statistics import (
     features,
 )
 from chartprobe.eval_tasks.rescoring.predictions import load_release_rows
+from chartprobe.eval_tasks.suites import suite_for_release
 from chartprobe.eval_tasks.suites._image_stats import MIN_UNITS
 from chartprobe.eval_tasks.validity.validate import report_for_rows
 from PIL import Image, ImageDraw
@@ -101,7 +102,8 @@ def test_crj_accept_candidates_identical_to_their_reference_fail(judge_rows, pla
 @pytest.mark.parametrize("planted", [True, False], ids=["worse-squeezed", "either-squeezed"])
 def test_cpa_whose_worse_chart_is_always_squeezed_fails(judge_rows, planted):
     rng = np.random.default_rng(11)
-    pairs = [r for r in judge_rows[("cpa", "test")] if r["criterion"] != "aspect_ratio"]
+    suite = suite_for_release("judge")
+    pairs = [r for r in judge_rows[("cpa", "test")] if not suite.pixels_are_evidence(r)]
     rows = _copies(pairs, N_UNITS, ("id", "pair_id"))
     for row in rows:
         boxes = _boxes(rng)
@@ -179,7 +181,6 @@ def test_whole_picture_perception_is_left_to_the_skill_and_particular_marks_stay
     twice the smallest?") from ink statistics: measuring the picture is the skill that probe asks for.
     Whole-picture templates are exempt from the image and file statistics agents; the rest are not."""
     from chartprobe.dataset_builders.probes.templates import TEMPLATES
-    from chartprobe.eval_tasks.suites import suite_for_release
     from chartprobe.eval_tasks.validity.agents import AGENTS
     from chartprobe.eval_tasks.validity.agents.image_stats import eligible
 
@@ -197,3 +198,21 @@ def test_whole_picture_perception_is_left_to_the_skill_and_particular_marks_stay
             for i in range(8) for r in (row, other)]
     preds = AGENTS.get("metadata")().predict(suite, docs)
     assert all(p is None for d, p in zip(docs, preds) if d["template_id"] == "P-HEIGHT-2X")
+
+
+def test_a_cpa_pair_whose_flaw_is_the_whole_picture_is_left_to_the_skill():
+    """Every mark faint, thin, heavy or too light: ink and saturation *are* the flaw a judge sees
+    (``Strategy.whole_picture``), as the figure's shape is an aspect-ratio pair's. A flaw in
+    particular marks or text (clipped bars, a phantom series, a sunken title) stays judged."""
+    from chartprobe.dataset_builders.judge.flaws import FLAWS
+
+    whole = sorted(st.name for n in FLAWS.names() for st in FLAWS.get(n).strategies if st.whole_picture)
+    assert whole == ["low_visibility", "too_faint", "too_heavy", "too_thin"]
+    suite = suite_for_release("judge")
+    faint = {"pair_id": "cpa-visual_style-0000", "order": "better_first", "criterion": "visual_style",
+             "strategy": "too_faint", "answer": "A", "answer_type": "choice"}
+    clipped = {**faint, "criterion": "axis_scaling", "strategy": "clip_max"}
+    squashed = {**faint, "criterion": "aspect_ratio", "strategy": "vertical_squash"}
+    assert suite.pixels_are_evidence(faint) and suite.pixels_are_evidence(squashed)
+    assert not suite.pixels_are_evidence(clipped) and not suite.size_is_evidence(faint)
+    assert not suite.pixels_are_evidence({"item_id": "crj-0", "answer": "Accept", "task": "reproduction"})

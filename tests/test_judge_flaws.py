@@ -14,11 +14,19 @@ from chartprobe.dataset_builders.core.rng import rng_for
 from chartprobe.dataset_builders.core.spec import ChartSpec, SpecError
 from chartprobe.dataset_builders.judge.cpa import build_pair, cells, is_clean
 from chartprobe.dataset_builders.judge.flaws import FLAWS
-from chartprobe.dataset_builders.judge.flaws._base import DIMENSIONS, Injection, changed_fields, criteria_of
+from chartprobe.dataset_builders.judge.flaws._base import (
+    DIMENSIONS,
+    Injection,
+    collateral,
+    criteria_of,
+)
 from chartprobe.dataset_builders.release.labels import as_text
 from datasets import load_dataset
 
 CRITERIA = sorted(DIMENSIONS)
+CPA_DRAWN = {"style.font_size", "style.mark_scale", "style.alpha"}
+"""What each chart's own benign draw may change (``judge/benign.py``, profile ``CPA``); the figure
+scale and resolution are drawn once per pair."""
 
 
 @pytest.fixture(scope="module")
@@ -49,28 +57,91 @@ def test_every_emitted_pair_passes_verify_and_differs_in_exactly_one_criterion(c
         # The stored images are exactly the renders of the stored specs.
         assert rb.png == strip_pad(row["image_better"]["bytes"]) and rw.png == strip_pad(row["image_worse"]["bytes"])
         assert better.kind == worse.kind == row["chart_kind"]
-        assert criteria_of(changed_fields(better, worse)) == {criterion}
-        assert is_clean(rb), row["pair_id"]
-        evidence = flaw.verify(rb, rw, Injection(criterion, row["strategy"], better, worse))
-        assert evidence is not None, row["pair_id"]
         stored = json.loads(row["evidence"])
-        assert {k: v for k, v in stored.items() if k != "attempt"} == evidence
+        # The flaw as injected touched this criterion only; the charts as drawn differ beside it
+        # only in their own benign draws (font size, figure scale, resolution).
+        injected = set(stored["changed_fields"])
+        assert criteria_of(injected) == {criterion}
+        strategy = flaw.strategy(row["strategy"])
+        assert strategy.injected_fields(better, worse) - injected <= CPA_DRAWN, row["pair_id"]
+        assert is_clean(rb), row["pair_id"]
+        assert not collateral(rb, rw) - {criterion}, row["pair_id"]
+        found = strategy.verify(rb, rw, better, worse)
+        assert found is not None, row["pair_id"]
+        assert {k: stored[k] for k in found} == found
+        assert better.style.dpi == worse.style.dpi == stored["benign"]["dpi"]
+        assert (better.style.width, better.style.height) == (worse.style.width, worse.style.height) \
+            or criterion == "aspect_ratio"
         assert row["dimension"] == DIMENSIONS[criterion]
+
+
+def test_each_chart_of_a_pair_carries_its_own_benign_draw(cpa_rows):
+    """Two charts one render apart in the criterion only moved pixel statistics one fixed way;
+    each chart now has its own font size, line weight and shade, on a figure scale and resolution
+    drawn per pair (``judge/cpa.py``)."""
+    drawn = [json.loads(r["evidence"])["benign"] for r in cpa_rows]
+    assert sum(d["better"] != d["worse"] for d in drawn) > len(drawn) / 2
+    assert len({d["dpi"] for d in drawn}) > 1 and len({d["figure_scale"] for d in drawn}) > 1
+    assert len({d["worse"]["font_delta"] for d in drawn}) > 1 and len({d["better"]["mark_scale"] for d in drawn}) > 1
 
 
 def test_verify_rejects_an_unflawed_pair_and_a_two_criteria_pair():
     pair = build_pair(0, "unit", "axis_scaling", 0)
     flaw = FLAWS.get("axis_scaling")()
-    same = Injection("axis_scaling", pair.strategy, pair.better, pair.better)
-    assert flaw.verify(pair.rendered_better, pair.rendered_better, same) is None
-    squashed = pair.worse.replace(style=dataclasses.replace(pair.worse.style, height=3.0))
-    two = Injection("axis_scaling", pair.strategy, pair.better, squashed)
-    assert flaw.verify(pair.rendered_better, render(squashed), two) is None
-    edited = list(pair.worse.data.series)
+    better, worse = pair.injected.better, pair.injected.worse
+    rb = render(better)
+    assert flaw.verify(rb, render(worse), pair.injected) is not None
+    same = Injection("axis_scaling", pair.strategy, better, better)
+    assert flaw.verify(rb, rb, same) is None
+    squashed = worse.replace(style=dataclasses.replace(worse.style, height=3.0))
+    two = Injection("axis_scaling", pair.strategy, better, squashed)
+    assert flaw.verify(rb, render(squashed), two) is None
+    edited = list(worse.data.series)
     edited[0] = dataclasses.replace(edited[0], values=tuple(v + 1 for v in edited[0].values))
-    data_changed = pair.worse.replace(data=dataclasses.replace(pair.worse.data, series=tuple(edited)))
-    assert flaw.verify(pair.rendered_better, render(data_changed),
-                       Injection("axis_scaling", pair.strategy, pair.better, data_changed)) is None
+    data_changed = worse.replace(data=dataclasses.replace(worse.data, series=tuple(edited)))
+    assert flaw.verify(rb, render(data_changed),
+                       Injection("axis_scaling", pair.strategy, better, data_changed)) is None
+
+
+def test_a_phantom_series_is_the_one_difference_between_the_charts():
+    """The better chart draws the worse one's visible series alone, legend included: the same
+    marks on both sides, and a legend entry with no data on the worse one (grouped bars keep
+    their slots, so there the better chart keeps the series)."""
+    from chartprobe.dataset_builders.core.charts._base import SampleConfig
+
+    strategy = FLAWS.get("data_encoding")().strategy("phantom_series")
+    for kind, kept in (("line", False), ("stacked_bar", False), ("grouped_bar", True)):
+        spec = sample_spec(kind, rng_for(4, "phantom", kind), SampleConfig(n_series=(3, 3), legend_form="box"))
+        better, worse = strategy.pair(spec, rng_for(4, "pair", kind))
+        (target,) = [i for i, s in enumerate(worse.data.series) if s.missing]
+        assert len(better.data.series) == 3 if kept else 2
+        assert strategy.injected_fields(better, worse) == {"data.series.missing"}
+        rb, rw = render(better), render(worse)
+        assert strategy.verify(rb, rw, better, worse) is not None
+        assert f"legend/entry/{target}" in rw.boxes
+        if not kept:
+            assert [k for k in rb.boxes if k.startswith("legend/entry/")] == [f"legend/entry/{i}" for i in range(2)]
+            assert len(_marks(rb)) == len(_marks(rw))
+            retitled = better.replace(style=dataclasses.replace(better.style, title="another"))
+            assert strategy.injected_fields(retitled, worse) == {"data.series.missing", "style.title"}
+
+
+def test_a_clipped_axis_is_paired_with_a_tight_one():
+    """The better chart's value axis ends 2-6% of the range above its data, so its marks reach as
+    near the top as the clipped chart's; the clip alone tells them apart, and a tight top that
+    cut a marker of the better chart would be refused."""
+    pair = build_pair(0, "tight", "axis_scaling", 1)
+    better, worse = pair.injected.better, pair.injected.worse
+    axis = CHARTS.get(better.kind).value_axis
+    (b0, b1), (w0, w1) = getattr(better.axes, f"{axis}_limits"), getattr(worse.axes, f"{axis}_limits")
+    top = float(max(max(s.values) for s in better.data.series)) if better.kind not in ("stacked_bar", "area") \
+        else float(max(map(sum, zip(*(s.values for s in better.data.series)))))
+    assert b0 == w0 and w1 < top < b1 <= top + 0.06 * (top - b0) + 0.01
+    assert pair.evidence["changed_fields"] == [f"axes.{axis}_limits"]
+
+
+def _marks(r):
+    return [k for k in r.boxes if k.startswith("mark/")]
 
 
 def test_missing_series_keeps_its_legend_entry_and_loses_every_mark():

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..core.spec import ChartSpec
 
-__all__ = ["BENIGN_FIELDS", "DRAWS", "EDITING", "REPRODUCTION", "Profile", "benign", "distance", "nearest", "pair_features"]
+__all__ = ["BENIGN_FIELDS", "CPA", "DRAWS", "EDITING", "REPRODUCTION", "Profile", "benign", "distance", "nearest", "pair_features"]
 
 DRAWS = 6
 """Benign draws an Accept candidate chooses from."""
@@ -48,15 +48,21 @@ REPRODUCTION = Profile(font=(-2.0, -1.0, 1.0, 2.0), mark=(0.8, 0.9, 1.0, 1.15, 1
 EDITING = Profile(font=(-1.0, 0.0, 1.0), mark=(0.9, 1.0, 1.1), alpha=(0.9, 1.0))
 """An edit keeps everything it was not asked to change "consistent with the original" (the
 released editing rubric), so only a re-render's smallest differences."""
+CPA = Profile(font=(-2.0, -1.0, 0.0, 1.0, 2.0), mark=(0.85, 0.92, 1.0, 1.08, 1.15), alpha=(0.85, 0.92, 1.0), scale=(0.85, 0.9, 1.0, 1.1, 1.2),
+              dpi=(90, 100, 110, 120))
+"""Each chart of a CPA pair is its own render (``cpa.py``): font size, line weight and shade drawn
+per chart, figure scale and resolution per pair. Weight and shade stay well inside the visual-style
+criterion's own range (a thin flaw is 0.25-0.4, a heavy one 2.6-3.4, a faint one 0.15-0.25)."""
 
 
 def benign(spec: ChartSpec, rng: Any, resize: bool, shade: bool = True,
-           profile: Profile = REPRODUCTION) -> tuple[ChartSpec, dict]:
+           profile: Profile = REPRODUCTION, size: tuple[float, int] | None = None) -> tuple[ChartSpec, dict]:
     """``spec`` re-rendered with renderer-level differences only (and, with ``resize``, another
-    figure scale and DPI; without ``shade``, the marks' opacity kept: an edit that names a colour
-    asks for exactly that colour); the detail says which."""
-    scale = round(float(rng.choice(profile.scale)), 2) if resize else 1.0
-    dpi = int(rng.choice(profile.dpi)) if resize else spec.style.dpi
+    figure scale and DPI, drawn or the given ``size``; without ``shade``, the marks' opacity kept:
+    an edit that names a colour asks for exactly that colour); the detail says which."""
+    if resize and size is None:
+        size = (round(float(rng.choice(profile.scale)), 2), int(rng.choice(profile.dpi)))
+    scale, dpi = size if resize and size else (1.0, spec.style.dpi)
     detail = {"figure_scale": scale, "dpi": dpi, "font_delta": float(rng.choice(profile.font)),
               "mark_scale": float(rng.choice(profile.mark)), "alpha": float(rng.choice(profile.alpha)) if shade else 1.0}
     style = dataclasses.replace(

@@ -23,7 +23,10 @@ def _cpa_section(ds: Any) -> list[str]:
     kinds = Counter(r["chart_kind"] for r in cols)
     lines = ["## CPA: one verified pair per criterion", "",
              ("Each pair's `worse` chart is the `better` chart with one injected flaw; `evidence` is what "
-             "the flaw's `verify` measured on the two renders (boxes and pixels). Pairs that failed "
+             "the flaw's `verify` measured on the two renders (boxes and pixels). Each chart is then drawn "
+             "with a benign draw of its own (font size, line weight, shade; the figure scale and resolution "
+             "drawn per pair: `evidence.benign`), so how much the two images differ does not name the "
+             "better one. Pairs that failed "
              "verification were dropped."), "",
              "| criterion | dimension | pairs (paper) | example pair | strategy | kind | evidence |",
              "|---|---|---|---|---|---|---|"]

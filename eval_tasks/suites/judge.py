@@ -74,6 +74,19 @@ class JudgeSuite(Suite):
         """An aspect-ratio pair's flaw is the figure's shape: its size is the evidence, not a leak."""
         return row.get("criterion") == "aspect_ratio"
 
+    def pixels_are_evidence(self, row: Row) -> bool:
+        """Beside the shape, a CPA pair whose flaw is the whole picture's look (every mark faint,
+        thin, heavy or light: ``Strategy.whole_picture``): ink and saturation are that look."""
+        if self.size_is_evidence(row):
+            return True
+        if "pair_id" not in row or not row.get("criterion"):
+            return False
+        from chartprobe.dataset_builders.judge.flaws import FLAWS
+
+        flaw = FLAWS.get(row["criterion"])() if row["criterion"] in FLAWS else None
+        names = {st.name: st for st in flaw.strategies} if flaw else {}
+        return bool(getattr(names.get(str(row.get("strategy"))), "whole_picture", False))
+
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         return self.score_votes(row, [prediction])
 

@@ -95,6 +95,10 @@ class Strategy(abc.ABC):
     """The paper's wording of the strategy (shown in the dataset card)."""
     kinds: ClassVar[tuple[str, ...] | None] = None
     """Chart kinds the strategy applies to (None = any)."""
+    whole_picture: ClassVar[bool] = False
+    """The flaw is an appearance of the whole picture (every mark too faint, too thin, too heavy or
+    too light against the background): global ink and saturation measure it as a judge sees it, so
+    the ``image_stats`` agent of ``chartprobe validate`` finding it there is the skill, not a tell."""
 
     def applies(self, spec: ChartSpec) -> bool:
         """Whether the strategy can act on ``spec`` (kind and spec preconditions)."""
@@ -107,6 +111,15 @@ class Strategy(abc.ABC):
     @abc.abstractmethod
     def apply(self, spec: ChartSpec, rng: np.random.Generator) -> ChartSpec | None:
         """The flawed chart, or None when this spec cannot carry the flaw."""
+
+    def pair(self, spec: ChartSpec, rng: np.random.Generator) -> tuple[ChartSpec, ChartSpec | None]:
+        """(better, worse) made from ``spec``: the prepared chart and the flaw applied to it."""
+        better = self.prepare(spec, rng).validate()
+        return better, self.apply(better, rng)
+
+    def injected_fields(self, better: ChartSpec, worse: ChartSpec) -> set[str]:
+        """The spec fields the flaw changed between the two charts (default: every differing field)."""
+        return changed_fields(better, worse)
 
     @abc.abstractmethod
     def verify(self, before: Any, after: Any, better: ChartSpec, worse: ChartSpec) -> dict | None:
@@ -137,22 +150,26 @@ class Flaw:
         if not pool or not pool[0].applies(spec):
             return None
         chosen = pool[int(rng.integers(len(pool)))]
-        better = chosen.prepare(spec, rng).validate()
-        worse = chosen.apply(better, rng)
+        better, worse = chosen.pair(spec, rng)
         if worse is None:
             return None
         return Injection(self.name, chosen.name, better, worse.validate())
 
-    def verify(self, before: Any, after: Any, inj: Injection) -> dict | None:
-        """Evidence for a pair, or None when it is not a clean single-criterion flaw."""
+    def verify(self, before: Any, after: Any, inj: Injection, shown: Injection | None = None) -> dict | None:
+        """Evidence for a pair, or None when it is not a clean single-criterion flaw.
+
+        ``inj`` is the flaw as injected: its two specs must differ in this criterion's fields only.
+        ``before`` and ``after`` render ``shown`` when given: the same two charts, each re-rendered
+        with benign differences of its own (``cpa.py``); the flaw is read from those renders."""
         if inj.better.kind != inj.worse.kind:
             return None
-        changed = changed_fields(inj.better, inj.worse)
+        changed = self.strategy(inj.strategy).injected_fields(inj.better, inj.worse)
         if not changed or criteria_of(changed) != {self.name}:
             return None
         if collateral(before, after) - {self.name}:
             return None
-        found = self.strategy(inj.strategy).verify(before, after, inj.better, inj.worse)
+        shown = shown or inj
+        found = self.strategy(inj.strategy).verify(before, after, shown.better, shown.worse)
         if found is None:
             return None
         return {"criterion": self.name, "strategy": inj.strategy, "changed_fields": sorted(changed), **found}

@@ -1,7 +1,8 @@
 """Axis Scaling (Data Fidelity): the value-axis range set just below the data maximum, so the
 top of the data is cut off (paper Appendix B.2.1, Dimension 4). Visible but not extreme.
 
-Verified on boxes: some marks (never more than 40% of them) now reach beyond the axes box.
+Verified on boxes: some marks (never more than 40% of them) now reach beyond the axes box, and
+none did in the better chart, whose axis ends just above its data (2-6% of the range).
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ class ClipTop(Strategy):
     def applies(self, spec):
         return super().applies(spec) and getattr(spec.axes, f"{CHARTS.get(spec.kind).value_axis}_scale") == "linear"
 
+    def prepare(self, spec, rng):
+        # The better chart's value axis ends just above its largest value (2-6% of the range), so
+        # its marks reach as near the top as the clipped chart's do: the clip, not a fuller plot,
+        # is the difference. (Auto limits left 5% and more, and ink centre told 60% of pairs.)
+        tops = _tops(spec)
+        hi, lo = float(tops.max()), float(tops.min())
+        bottom = 0.0 if lo >= 0 else lo - 0.05 * (hi - lo)
+        top = hi + float(rng.uniform(0.02, 0.06)) * (hi - bottom)
+        axis = CHARTS.get(spec.kind).value_axis
+        return spec.replace(axes=dataclasses.replace(spec.axes, **{f"{axis}_limits": (bottom, round(top, 2))}))
+
     def apply(self, spec, rng):
         tops = _tops(spec)
         hi, lo = float(tops.max()), float(tops.min())
@@ -44,6 +56,8 @@ class ClipTop(Strategy):
         return spec.replace(axes=dataclasses.replace(spec.axes, **{f"{axis}_limits": (bottom, round(top, 2))}))
 
     def verify(self, before, after, better, worse):
+        if ev.clipped_marks(before):  # a tight top must not cut a marker of the better chart
+            return None
         clipped = sorted(ev.clipped_marks(after) - ev.clipped_marks(before))
         n = len(ev.mark_keys(after))
         if not clipped or len(clipped) > 0.4 * n:

@@ -77,6 +77,7 @@ class Monochrome(Strategy):
 
 class LowVisibility(Strategy):
     name = "low_visibility"
+    whole_picture = True
     description = ("Low Visibility: data colours changed to 'lightyellow', 'lightcyan' or 'lavender', "
                    "barely visible against a white background.")
     kinds = _SOLID

@@ -22,6 +22,7 @@ def _style(spec, **changes):
 
 class Heavy(Strategy):
     name = "too_heavy"
+    whole_picture = True
     description = ("Strategy A: increase the size/width of elements significantly beyond standard "
                    "defaults: heavy and clumsy, but not so huge that they obscure the plot.")
     kinds = _KINDS
@@ -38,6 +39,7 @@ class Heavy(Strategy):
 
 class Thin(Strategy):
     name = "too_thin"
+    whole_picture = True
     description = "Strategy B: decrease the size/width of elements so they appear frail, but NOT invisible."
     kinds = _KINDS
 
@@ -53,6 +55,7 @@ class Thin(Strategy):
 
 class Faint(Strategy):
     name = "too_faint"
+    whole_picture = True
     description = "Strategy B: lower the alpha (transparency) so elements are hard to see, but NOT invisible."
     kinds = _KINDS
 
