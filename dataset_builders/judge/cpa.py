@@ -115,7 +115,7 @@ def build_pair(seed: int, key: str, criterion: str, index: int) -> CpaPair | Non
             continue
         if shown is None:
             continue
-        before = rendered if shown.better == draw.better(spec) else render(shown.better)
+        before = rendered if inj.better == spec else render(shown.better)  # a draw is a function of its spec
         if not is_clean(before):
             continue
         after = render(shown.worse)

@@ -89,15 +89,11 @@ def _chart_type(spec: ChartSpec, rng) -> tuple[ChartSpec, dict] | None:
 def _visual_defect(spec: ChartSpec, rng) -> tuple[ChartSpec, dict] | None:
     names = ["text_occlusion", "component_positioning", "axis_scaling", "color_consistency"]
     flaw = FLAWS.get(names[int(rng.integers(len(names)))])()
-    pool = flaw.applicable(spec)
-    if not pool:
-        return None
     # The reference must stay what the user gave: the flaw goes onto it as it is, with no CPA
     # preparation (a CPA pair's tight axis, value labels for the lazy annotation). A strategy
     # that needs its preparation then fails verification and the item draws again.
-    strategy = pool[int(rng.integers(len(pool)))]
-    worse = strategy.apply(spec, rng)
-    return None if worse is None else (worse, {"flaw": flaw.name, "strategy": strategy.name})
+    inj = flaw.apply(spec, rng, prepared=False)
+    return None if inj is None else (inj.worse, {"flaw": flaw.name, "strategy": inj.strategy})
 
 
 FAILURES: dict[str, Callable[[ChartSpec, Any], tuple[ChartSpec, dict] | None]] = {

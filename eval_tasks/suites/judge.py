@@ -79,13 +79,11 @@ class JudgeSuite(Suite):
         thin, heavy or light: ``Strategy.whole_picture``): ink and saturation are that look."""
         if self.size_is_evidence(row):
             return True
-        if "pair_id" not in row or not row.get("criterion"):
-            return False
         from chartprobe.dataset_builders.judge.flaws import FLAWS
 
-        flaw = FLAWS.get(row["criterion"])() if row["criterion"] in FLAWS else None
-        names = {st.name: st for st in flaw.strategies} if flaw else {}
-        return bool(getattr(names.get(str(row.get("strategy"))), "whole_picture", False))
+        if "pair_id" not in row or row.get("criterion") not in FLAWS:
+            return False
+        return any(st.whole_picture for st in FLAWS.get(row["criterion"]).strategies if st.name == row.get("strategy"))
 
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         return self.score_votes(row, [prediction])

@@ -144,13 +144,15 @@ class Flaw:
         """Strategies that can act on ``spec``."""
         return [s for s in self.strategies if s.applies(spec)]
 
-    def apply(self, spec: ChartSpec, rng: np.random.Generator, strategy: str | None = None) -> Injection | None:
-        """Inject one flaw into ``spec`` (a named strategy, or one drawn from ``rng``)."""
+    def apply(self, spec: ChartSpec, rng: np.random.Generator, strategy: str | None = None,
+              prepared: bool = True) -> Injection | None:
+        """Inject one flaw into ``spec`` (a named strategy, or one drawn from ``rng``); without
+        ``prepared``, onto ``spec`` as it is (no ``Strategy.pair``: a CRJ reference stays as given)."""
         pool = [self.strategy(strategy)] if strategy else self.applicable(spec)
         if not pool or not pool[0].applies(spec):
             return None
         chosen = pool[int(rng.integers(len(pool)))]
-        better, worse = chosen.pair(spec, rng)
+        better, worse = chosen.pair(spec, rng) if prepared else (spec, chosen.apply(spec, rng))
         if worse is None:
             return None
         return Injection(self.name, chosen.name, better, worse.validate())

@@ -48,12 +48,9 @@ class PhantomSeries(Strategy):
         return (super().applies(spec) and len(spec.data.series) >= 2 and spec.legend.form == "box"
                 and not spec.style.value_labels and spec.legend.visible is None and spec.legend.entries is None)
 
-    def _target(self, spec, rng) -> int:
-        n = len(spec.data.series)
-        return n - 1 if spec.kind in _TOP_ONLY else int(rng.integers(n))
-
     def apply(self, spec, rng):
-        target = self._target(spec, rng)
+        n = len(spec.data.series)
+        target = n - 1 if spec.kind in _TOP_ONLY else int(rng.integers(n))
         series = tuple(dataclasses.replace(s, missing=(i == target)) for i, s in enumerate(spec.data.series))
         return spec.replace(data=dataclasses.replace(spec.data, series=series))
 
