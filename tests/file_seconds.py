@@ -1,7 +1,9 @@
 """Seconds each heavy test file took (setups included) in one full run on the 2-core CI box, for the order
 the files are handed to pytest-xdist's workers: heaviest first (``conftest.pytest_collection_modifyitems``).
 
-Files are dealt to workers in collection order, one whole file at a time (``--dist loadfile``); alphabetical
+Files are dealt to workers in collection order, one whole file at a time (``--dist loadfile``; with
+``--no-loadscope-reorder``: since 3.8 pytest-xdist otherwise re-sorts files by their number of tests,
+which dealt the shard builds out at 443 s and the seed check at 828 s of a 1,064 s run); alphabetical
 order left the model-zoo files to the end, one worker running them while the others sat idle. Longest
 first keeps every worker busy to the end. Only the order depends on these numbers, never a result: a stale
 or missing entry (files under 10 s are left out) costs balance, not correctness. Refresh from a run's
@@ -12,7 +14,7 @@ the studies, legend_visible and training_sft since cut by the warm interpreter a
 FILE_SECONDS: dict[str, float] = {
     "test_zoo_eval.py": 90,
     "test_training_bottleneck.py": 120,
-    "test_shards.py": 142,
+    "test_shards.py": 117,
     "test_generation_budget.py": 121,
     "test_harness.py": 121,
     "test_reconstruct_api.py": 102,

@@ -103,7 +103,7 @@ def test_voting_over_three_repeats_scores_right_in_lm_eval_and_in_score(release_
         monkeypatch.setenv(key, value)
     tasks = ["chartprobe_judge_cpa_vote", "chartprobe_judge_crj_repro_vote"]
     out = lm_eval.simple_evaluate(model=_Scripted(), tasks=[_vote_config(t, REPEATS) for t in tasks],
-                                  task_manager=TaskManager(include_path=tasks_path()), limit=6, log_samples=True,
+                                  task_manager=TaskManager(include_path=tasks_path(), include_defaults=False), limit=6, log_samples=True,
                                   bootstrap_iters=0)
     cpa, crj = (out["results"][t] for t in tasks)
     assert (cpa["two_pass_accuracy,vote"], cpa["two_pass_accuracy_k3,vote"], cpa["two_pass_accuracy_k1,vote"]) == (1, 1, 0)

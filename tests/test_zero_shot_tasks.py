@@ -30,6 +30,6 @@ def test_a_constructed_task_holds_no_documents(smoke_release, monkeypatch):
 
     monkeypatch.setenv(data.ENV_VAR, str(smoke_release.parent))
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    task = get_task_dict(["chartprobe_smoke"], TaskManager(include_path=tasks_path()))["chartprobe_smoke"]
+    task = get_task_dict(["chartprobe_smoke"], TaskManager(include_path=tasks_path(), include_defaults=False))["chartprobe_smoke"]
     assert len(task.test_docs()) == 20
     assert list(task.fewshot_docs()) == []
