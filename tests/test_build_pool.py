@@ -46,7 +46,7 @@ def _broken_build_item(self, preset, config, split, key):
 def test_a_builder_error_is_one_line_naming_the_item(tmp_path, monkeypatch, num_proc):
     builder = type(DATASETS.get("smoke")())
     monkeypatch.setattr(builder, "build_item", _broken_build_item)  # forked workers inherit it
-    # a worker of this run that drew with Vega earlier would spawn (bare: no patch); the smoke
+    # a worker of this run that drew with Vega earlier would use a fork server (bare: no patch); the smoke
     # builder never draws with Vega, so forking is safe here and keeps the patch
     monkeypatch.setattr(pool_mod, "_start_method", lambda: "fork")
     with pytest.raises(ReleaseError, match=r"building smoke default/test item '.+': "
@@ -88,8 +88,12 @@ def test_items_are_handed_out_one_at_a_time_and_come_back_in_order(monkeypatch, 
         def join(self):
             pass
 
-    class FakeContext:
+    class FakeContext:  # any start method: a worker that drew with Vega earlier asks for a fork server
         Pool = FakePool
+
+        @staticmethod
+        def set_forkserver_preload(modules):
+            pass
 
     monkeypatch.setattr(pool_mod.multiprocessing, "get_context", lambda method: FakeContext)
     info = build_release("smoke", tmp_path, "small", num_proc=2)

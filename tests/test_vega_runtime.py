@@ -42,9 +42,9 @@ def test_a_child_spawned_after_the_runtime_started_draws():
         assert pool.apply_async(_draw_in_child).get(timeout=120) == "drew"
 
 
-def test_the_build_pool_spawns_once_this_process_has_drawn_with_vega():
+def test_the_build_pool_uses_a_fork_server_once_this_process_has_drawn_with_vega():
     runtime.vlc()
-    assert pool_mod._start_method() == "spawn"
+    assert pool_mod._start_method() == "forkserver"
 
 
 def test_a_style_shift_build_with_two_workers_finishes_after_vega_has_drawn_here(tmp_path):
