@@ -8,8 +8,8 @@ parent (so they start warm), and they take one *item* at a time (``imap``, chunk
 so a slow chart never leaves the other worker idle behind a fixed block. A process that has
 already drawn with Vega cannot fork (:mod:`..core.vega.runtime`): its workers come from a fork
 server instead, a fresh process that imports the builders once and then forks every later
-pool's workers warm (spawning them started and imported everything anew per worker and build:
-about 1.5 s of CPU a build, measured).
+pool's workers warm (spawned workers imported everything anew in every build: 0.88x the CPU
+with the fork server on small builds, ``benchmarks/pool_start.py``).
 
 Results come back in submission order, so the rows, their order and the content hash never
 depend on the number of processes. The parent encodes each row with the split's features
