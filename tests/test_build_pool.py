@@ -88,13 +88,11 @@ def test_items_are_handed_out_one_at_a_time_and_come_back_in_order(monkeypatch, 
         def join(self):
             pass
 
-    class FakeContext:  # any start method: a worker that drew with Vega earlier asks for a fork server
+    class FakeContext:
         Pool = FakePool
 
-        @staticmethod
-        def set_forkserver_preload(modules):
-            pass
-
+    # the start method is beside the point here: a worker that drew with Vega earlier would ask for a fork server
+    monkeypatch.setattr(pool_mod, "_start_method", lambda: "fork")
     monkeypatch.setattr(pool_mod.multiprocessing, "get_context", lambda method: FakeContext)
     info = build_release("smoke", tmp_path, "small", num_proc=2)
     (chunksize, tasks), end = calls
