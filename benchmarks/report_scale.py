@@ -68,8 +68,9 @@ def synthetic_records(n: int, seed: int = 0) -> list[dict]:
     return out
 
 
-def bench_report(n: int) -> float:
-    """Seconds ``build_report`` takes on ``n`` scored records (two models)."""
+def bench_report(n: int, num_proc: int = 1) -> float:
+    """Seconds ``build_report`` takes on ``n`` scored records (two models), with ``num_proc`` worker
+    processes; beside it, one process on the same file (the two reports must be byte-identical)."""
     from chartprobe.eval_tasks.report.build import build_report
 
     with tempfile.TemporaryDirectory(prefix="cp-report-scale-") as tmp:
@@ -82,11 +83,18 @@ def bench_report(n: int) -> float:
         path = Path(tmp) / "results.json"
         path.write_text(json.dumps(doc))
         del recs, doc
-        start = time.perf_counter()
-        build_report([path], Path(tmp) / "report")
-        elapsed = time.perf_counter() - start
-    print(f"report on {n:,} scored records: {elapsed:.1f} s (goal <= 10 s at 1M)")
-    return elapsed
+        times = {}
+        for procs in dict.fromkeys((num_proc, 1)):
+            start = time.perf_counter()
+            build_report([path], Path(tmp) / f"report-{procs}", num_proc=procs)
+            times[procs] = time.perf_counter() - start
+            print(f"report on {n:,} scored records, --num-proc {procs}: {times[procs]:.1f} s (goal <= 10 s at 1M)")
+        if len(times) > 1:
+            same = all((Path(tmp) / f"report-{num_proc}" / f).read_bytes() == (Path(tmp) / "report-1" / f).read_bytes()
+                       for f in ("report.md", "report.json"))
+            print(f"--num-proc {num_proc} / 1: {times[num_proc] / times[1]:.2f}x wall; report.md and report.json "
+                  f"{'byte-identical' if same else 'DIFFER'}")
+    return times[num_proc]
 
 
 def _answers(docs: list[dict], rng: np.random.Generator, unique: str | None = None) -> list[str]:
@@ -215,14 +223,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--preset", default="small", help="preset of the probes release built when --releases is not given")
     p.add_argument("--only", choices=("score", "report"), default=None, help="run one of the two benchmarks")
     p.add_argument("--num-proc", type=int, default=os.cpu_count() or 1,
-                   help="score's worker processes (default: this machine's CPU count)")
+                   help="score's and report's worker processes (default: this machine's CPU count)")
     p.add_argument("--unique-answers", action="store_true",
                    help="give every response its own text (no response repeats: the scorer's worst case)")
     args = p.parse_args(argv)
     if args.only in (None, "score"):
         bench_score(args.records, args.releases, args.preset, args.num_proc, args.unique_answers)
     if args.only in (None, "report"):
-        bench_report(args.records)
+        bench_report(args.records, args.num_proc)
 
 
 if __name__ == "__main__":

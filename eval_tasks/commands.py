@@ -6,7 +6,7 @@
                         [--num-proc N] [--quiet] [--judge [--judge-base-url URL] [--judge-model NAME]
                         [--judge-api-key-env NAME] [--judge-cache DIR] [--judge-concurrency N]]
     chartprobe report   RESULTS.json [RESULTS.json ...] --out DIR [--validity validity.json ...] [--study study.json ...]
-                        [--compare A B] [--allow-mixed-releases] [--allow-mixed-scorers]
+                        [--compare A B] [--allow-mixed-releases] [--allow-mixed-scorers] [--num-proc N]
     chartprobe validate RELEASE [RELEASE ...] [--out DIR] [--predictions-out DIR] [--agents a,b] [--write-card]
 
 ``chartprobe/cli.py`` calls :func:`add_harness_parsers` and :func:`add_parsers` on its
@@ -120,10 +120,12 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from chartprobe.dataset_builders.core.cli_numbers import check_num_proc
+
     from chartprobe.errors import UsageError, check_output, no_new_folders
 
     from .report.build import build_report
-    from .rescoring.results import load_results
+    from .rescoring.results import load_results_with_provenance
     from .suites._plots import FORMATS
     from .validity.validate import read_validity
 
@@ -132,7 +134,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     if bad:
         raise UsageError(f"--formats: unknown figure format {bad[0]!r} (choose from {','.join(FORMATS)})")
     check_output(args.out, "--out", folder=True)
-    load_results(args.results)  # read twice, so a corrupt input never reaches the report folder
+    check_num_proc(args.num_proc)
+    # checked before anything is written, so a corrupt input never reaches the report folder (the
+    # records themselves are made where they are used)
+    load_results_with_provenance(args.results, models=())
     read_validity(args.validity or ())
     from .report.study import read_study
 
@@ -149,7 +154,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         report = build_report(args.results, args.out, args.validity or (), compare=args.compare,
                               allow_mixed_releases=args.allow_mixed_releases,
                               allow_mixed_scorers=args.allow_mixed_scorers, studies=args.study or (),
-                              formats=formats, paper_tables=args.paper_tables, model_groups=groups)
+                              formats=formats, paper_tables=args.paper_tables, model_groups=groups,
+                              num_proc=args.num_proc)
     for suite, ids in report["mixed_releases"].items():
         print(f"warning: suite {suite} mixes {len(ids)} releases (--allow-mixed-releases)")
     for suite, ids in report["mixed_scorers"].items():
@@ -316,6 +322,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--formats", default="png", metavar="png,pdf,svg",
                    help="figure formats, comma-separated (default: png); pdf and svg add vector copies of every "
                         "figure beside its PNG")
+    r.add_argument("--num-proc", type=int, default=1, metavar="N",
+                   help="make each model's profile and diagnosis in N worker processes (default 1); the report "
+                        "is the same for any N")
     r.set_defaults(func=cmd_report)
 
     v = sub.add_parser("validate", help="run the reference agents on a release; exit 1 if a check fails")

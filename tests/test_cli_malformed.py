@@ -327,6 +327,8 @@ ROWS = [
         "nested too deeply"),
     row("report", "records-without-task", lambda c: _report(c, c.results(_records(lambda r: r["smoke"].pop("task")))),
         "unknown tasks"),
+    row("report", "num-proc-zero", lambda c: _report(c, str(c.base.results), "--num-proc", "0"), "--num-proc must be >= 1"),
+    row("report", "num-proc-huge", lambda c: _report(c, str(c.base.results), "--num-proc", "100000"), "--num-proc 100000"),
     row("report", "validity-bad-json", lambda c: _report(c, str(c.base.results), "--validity", c.file("v.json", "[")),
         "v.json"),
     row("report", "validity-wrong-shape", lambda c: _report(c, str(c.base.results), "--validity",

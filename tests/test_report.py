@@ -93,6 +93,11 @@ def test_score_then_report_writes_profiles_tables_and_plots(agent_samples, probe
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Comparison: probes" in md and "## Capability profile: oracle" in md and "![probes_per_skill]" in md
     assert md.index("## Model: blind") < md.index("## Comparison: probes") < md.index("## Provenance and validity")
+    # each model's part made in worker processes (two groups: 2 models and 1) is the same report, byte for byte
+    assert _cli(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--out", str(tmp_path / "rep2"),
+                 "--num-proc", "2"]) == 0
+    for name in ("report.md", "report.json", *pngs):
+        assert (tmp_path / "rep2" / name).read_bytes() == (tmp_path / "rep" / name).read_bytes(), name
     assert _cli(["report", str(tmp_path / "a.json"), "--out", str(tmp_path / "vec"), "--formats", "png,svg"]) == 0
     vec = json.loads((tmp_path / "vec" / "report.json").read_text())["plots"]
     assert {p.rsplit(".", 1)[1] for p in vec} == {"png", "svg"} and len(vec) == 2 * len([p for p in vec if p.endswith(".png")])
@@ -130,7 +135,7 @@ def test_report_scale_benchmark_runs_small(release_root, capsys):
 
     scored = re.findall(r"score on ([\d,]+) records: [\d.]+ s.*peak RSS (\d+) MB", out)
     assert len(scored) == 2 and int(scored[1][0].replace(",", "")) >= 3000 > int(scored[0][0].replace(",", "")), out
-    assert "report on 3,000 scored records" in out
+    assert "report on 3,000 scored records" in out and "byte-identical" in out, out
 
 
 def _crj_docs(release_root):

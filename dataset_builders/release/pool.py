@@ -99,12 +99,9 @@ def _start_method() -> str:
     """``fork`` (warm workers) unless this platform lacks it or this process has started Vega's
     runtime, whose threads a forked worker would not have (it would wait on them for ever); then
     ``forkserver`` (a clean process, started once, forks the workers), else ``spawn``."""
-    from ..core.vega.runtime import started
+    from ..core.vega.runtime import start_method
 
-    methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and not started():
-        return "fork"
-    return "forkserver" if "forkserver" in methods else "spawn"
+    return start_method()
 
 
 def _context(method: str, dataset: str) -> Any:

@@ -17,45 +17,40 @@ from typing import Any
 
 from chartprobe.dataset_builders.core.atomic import atomic_write_files
 
-from ..rescoring.results import load_results_with_provenance
+from ..rescoring.results import merge_results, read_results_files
 from ..suites import suite_for_release
 from ..suites._base import Check
 from ..suites._plots import plot_formats
 from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
 from ..suites._task_index import task_index
 from ..validity.validate import ValidityReport, render_markdown
-from .headline import diagnosis_markdown, paper_columns
+from .headline import paper_columns
 from .markdown import markdown_table
+from .per_model import model_parts
 
 __all__ = ["build_report", "markdown_table"]
 
 
-def _profiles(merged: Mapping[str, Mapping[str, list]],
-              prov: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
-    """model -> suite -> {summary, headline, tasks}: everything recomputed from records; the headline
-    is the test split's (``split``), ``coverage`` per split beside it (``prov``: task coverage of partial runs)."""
+def suite_profile(name: str, records: list[dict[str, Any]],
+                  task_coverage: Mapping[str, float | None] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One model's profile on suite ``name`` (summary, headline, split, coverage, tasks, partial) and its
+    headline-split rows, one per dataset row (what the diagnosis and the row count ``n`` read)."""
     index = task_index()
-    out: dict[str, dict[str, Any]] = {}
-    for model, by_suite in sorted(merged.items()):
-        out[model] = {}
-        for name, records in sorted(by_suite.items()):
-            suite = suite_for_release(name)
-            by_task: dict[str, list] = {}
-            for r in records:
-                by_task.setdefault(r["task"], []).append(r)
-            # Never pooled: the headline is the test split's; other splits summarised apart, labelled.
-            parts = by_split(_unique_rows(records))
-            summary = covered_rates(suite.summarize(parts.get(HEADLINE_SPLIT, [])), parts.get(HEADLINE_SPLIT, []),
-                                    suite.summarize)
-            out[model][name] = {
-                "summary": summary, "headline": suite.headline(summary), "split": HEADLINE_SPLIT,
-                "coverage": {sp: coverage(rs, ((prov or {}).get(model) or {}).get("task_coverage"))
-                             for sp, rs in parts.items()},
-                "other_splits": {sp: covered_rates(suite.summarize(rs), rs, suite.summarize)
-                                 for sp, rs in parts.items() if sp != HEADLINE_SPLIT},
-                "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
-                "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}
-    return out
+    suite = suite_for_release(name)
+    by_task: dict[str, list] = {}
+    for r in records:
+        by_task.setdefault(r["task"], []).append(r)
+    # Never pooled: the headline is the test split's; other splits summarised apart, labelled.
+    parts = by_split(_unique_rows(records))
+    tests = parts.get(HEADLINE_SPLIT, [])
+    summary = covered_rates(suite.summarize(tests), tests, suite.summarize)
+    return {
+        "summary": summary, "headline": suite.headline(summary), "split": HEADLINE_SPLIT,
+        "coverage": {sp: coverage(rs, task_coverage) for sp, rs in parts.items()},
+        "other_splits": {sp: covered_rates(suite.summarize(rs), rs, suite.summarize)
+                         for sp, rs in parts.items() if sp != HEADLINE_SPLIT},
+        "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
+        "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}, tests
 
 
 def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -162,7 +157,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
                  compare: tuple[str, str] | None = None, allow_mixed_releases: bool = False,
                  allow_mixed_scorers: bool = False, studies: Iterable[str | Path] = (),
                  formats: Sequence[str] = ("png",), paper_tables: bool = False,
-                 model_groups: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+                 model_groups: Mapping[str, list[str]] | None = None, num_proc: int = 1) -> dict[str, Any]:
     """Write report.json, report.md and the plots into ``out``; return the report document.
 
     Plots are drawn in a scratch folder and every file is replaced in one atomic step, so a
@@ -178,6 +173,8 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     Figures are PNG; ``formats`` (e.g. ``("png", "pdf", "svg")``) adds vector copies.
     ``paper_tables`` adds each paper's own tables (:mod:`.paper_tables`; ``model_groups``: group name ->
     models, as ``--model-groups`` reads it) as ``paper_tables.md`` and ``paper_tables/*.md|tex``.
+    ``num_proc`` > 1 makes each model's profile and diagnosis in worker processes, each reading its own
+    model's records (:mod:`.per_model`); the report is the same for any ``num_proc``.
     """
     from ..rescoring.lm_eval_tables import lm_eval_section
     from ..rescoring.provenance import check_same_releases, provenance_markdown
@@ -185,15 +182,19 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
     from .compare import compare_markdown, compare_models
 
     out = Path(out)
-    merged, prov = load_results_with_provenance(results)
+    results = list(results)
+    docs = read_results_files(results)
+    # Every model's records in this process only where the comparison or the paper tables read them,
+    # or where one process makes every model's part; otherwise each is made where it is used.
+    here = num_proc <= 1 or compare is not None or paper_tables
+    merged, prov = merge_results(docs, models=None if here else ())
     mixed = check_same_releases({m: p["releases"] for m, p in prov.items()}, allow_mixed_releases)
     mixed_scorers = check_same_scorers({m: p["scorers"] for m, p in prov.items()}, allow_mixed_scorers)
     comparison = compare_models(merged, *compare) if compare else None
-    profiles = _profiles(merged, prov)
-    tests = _test_records(merged)
-    for model, per in profiles.items():
-        for name, prof in per.items():
-            prof["n"] = len(tests[model][name])  # rows of the headline split: beside every number and figure row
+    parts = model_parts(results, docs, merged if here else None, prov, num_proc)
+    del docs
+    profiles = {model: part.profile for model, part in parts.items()}
+    tests = _test_records(merged) if paper_tables else {}
     _attach_scorers(profiles, prov, comparison)
     from .study import format_study, read_study
 
@@ -228,7 +229,7 @@ def build_report(results: Iterable[str | Path], out: str | Path, validity: Itera
         title, _, body = _markdown(profiles, plots).partition("\n\n")
         body += "".join("\n\n" + format_study(doc, level=2) for doc in study_docs)
         # The diagnosis leads; provenance, scorers and validity qualify it and follow at the end.
-        lead = diagnosis_markdown(profiles, tests)
+        lead = [line for part in parts.values() for line in part.lead]
         tail = ["## Provenance and validity", "", "\n".join(extra), *_validity_markdown(val_docs)]
         files[out / "report.md"] = "\n\n".join([title, "\n".join(lead), body, "\n".join(tail)])
         atomic_write_files(files)

@@ -48,13 +48,16 @@ def _table(name: str, prof: Mapping[str, Any], records: Sequence[Mapping[str, An
 
 
 def diagnosis_markdown(profiles: Mapping[str, Mapping[str, Any]],
-                       records: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]]) -> list[str]:
-    """One ``## Model: <name>`` section per model: the generated paragraph, then one headline row per suite."""
+                       records: Mapping[str, Mapping[str, Sequence[Mapping[str, Any]]]],
+                       progress: bool = True) -> list[str]:
+    """One ``## Model: <name>`` section per model: the generated paragraph, then one headline row per suite
+    (``progress``: a stderr bar over models; off where the caller shows its own)."""
     from tqdm.auto import tqdm
 
     out: list[str] = []
     # the bootstrap intervals take a moment per model: a stderr bar, hidden when stderr is not a terminal
-    for model, per in tqdm(profiles.items(), desc="report: diagnosis", unit="model", disable=None, leave=False):
+    for model, per in tqdm(profiles.items(), desc="report: diagnosis", unit="model", disable=None if progress else True,
+                           leave=False):
         recs = records.get(model, {})
         out += [f"## Model: {model}", "", paragraph(model, recs), ""]
         for name, prof in per.items():

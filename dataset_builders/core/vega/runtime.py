@@ -4,18 +4,20 @@ vl-convert runs Vega in an embedded JavaScript runtime on worker threads that th
 starts. ``fork`` copies a process without its threads, so a child forked after that first call
 waits for an answer that never comes: a build's worker pool hung until CI's 90-minute limit.
 :func:`vlc` records which process started the runtime; in any other process that inherited the
-record (a fork) it raises at once instead of hanging, and :func:`started` lets a pool choose
-``spawn`` when forking would carry a live runtime (:func:`chartprobe.dataset_builders.release.pool.item_pool`).
+record (a fork) it raises at once instead of hanging, and :func:`started` (or :func:`start_method`) lets
+a pool choose a fork server when forking would carry a live runtime (the build's
+:func:`chartprobe.dataset_builders.release.pool.item_pool`, the report's per-model workers).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from typing import Any
 
 from .text import FONT_DIR
 
-__all__ = ["ForkedRuntime", "started", "vlc"]
+__all__ = ["ForkedRuntime", "start_method", "started", "vlc"]
 
 _STARTED_IN: int | None = None
 """PID of the process that started the runtime (copied into forked children: how they know)."""
@@ -28,6 +30,16 @@ class ForkedRuntime(RuntimeError):
 def started() -> bool:
     """Whether this process has started vl-convert's runtime (so forking it would hang the child)."""
     return _STARTED_IN == os.getpid()
+
+
+def start_method() -> str:
+    """The multiprocessing start method for this process's workers: ``fork`` (they start warm, sharing
+    what is loaded) unless this platform lacks it or this process has started the runtime; then
+    ``forkserver`` (a clean process, started once, forks the workers), else ``spawn``."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and not started():
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def vlc() -> Any:
