@@ -208,7 +208,7 @@ def _validate(args: argparse.Namespace, agents: list[str] | None) -> int:
     if args.pool_seeds:  # one release's checks over the rows of all of them
         from .validity.pooled import validate_pooled
 
-        rep = validate_pooled(args.release, agents)
+        rep = validate_pooled(args.release, agents, args.num_proc)
         reports.append(rep)
         print(f"## {rep.release}\n\n{render_markdown(rep)}")
     for release in () if args.across_seeds or args.pool_seeds else args.release:
@@ -338,8 +338,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_deprecated_alias(v, "--samples-out", "--predictions-out", "samples_out", metavar="DIR")
     v.add_argument("--agents", help="comma-separated agent names (default: every applicable agent)")
     v.add_argument("--num-proc", type=int, default=1, metavar="N",
-                   help="processes for the oracle's re-derived answers (box answers redraw the chart: most of a "
-                        "full probes release's time); the table is the same for any N (default: 1)")
+                   help="processes for the images' pixel statistics (while the release loads), the oracle's "
+                        "re-derived answers (box answers redraw the chart) and the image-statistics agent's "
+                        "folds; the table is the same for any N (default: 1)")
     v.add_argument("--write-card", action="store_true", help="put the table in each release's README.md")
     v.add_argument("--across-seeds", action="store_true",
                    help="the releases are one preset built with different --seed: check that their template, "

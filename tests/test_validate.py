@@ -282,11 +282,42 @@ def test_the_oracle_in_two_processes_gives_the_same_answers_in_order(probes_rele
     assert any(r["answer_type"] == "bbox" for r in rows[("bar", "test")])  # redrawn charts are in it
     one = run_agents("probes", rows, ["oracle"], num_proc=1)
     monkeypatch.setattr(oracle, "PARALLEL_MIN_ROWS", 10)
+    pools, closed = [], []  # one pool serves both config/splits, and the run closes it
+    real_workers, real_close = oracle.Oracle._workers, oracle.Oracle.close
+    monkeypatch.setattr(oracle.Oracle, "_workers", lambda self: pools.append(real_workers(self)) or pools[-1])
+    monkeypatch.setattr(oracle.Oracle, "close", lambda self: closed.append(self._pool) or real_close(self))
     two = run_agents("probes", rows, ["oracle"], num_proc=2)
+    assert len(pools) == 2 and pools[0] is pools[1] and closed == [pools[0]]
     for key in rows:
         a, b = one.get("oracle", *key), two.get("oracle", *key)
         assert a.predictions == b.predictions and [r["id"] for r in a.rows] == [r["id"] for r in b.rows]
         assert all(rec["correct"] for rec in b.records)
+
+
+def test_pixel_statistics_from_worker_processes_are_one_process_s(release_root):
+    """``--num-proc 2`` describes the images in worker processes while the release loads: every row's
+    statistics are the same numbers and thumbnails; an image PIL cannot decode has none, as in one process."""
+    from chartprobe.dataset_builders.core.pixel_pool import PooledPixelReader
+    from chartprobe.eval_tasks.validity.validate import load_for_agents, release_dataset
+
+    judge = release_root / "chartprobe-judge"
+    one = load_for_agents(judge, release_dataset(judge), ["image_stats"], num_proc=1)
+    two = load_for_agents(judge, release_dataset(judge), ["image_stats"], num_proc=2)
+    described = 0
+    for key, rows in one.items():
+        for a, b in zip(rows, two[key], strict=True):
+            for column, meta in a["image_meta"].items():
+                pa, pb = (meta or {}).get("pixels"), (b["image_meta"][column] or {}).get("pixels")
+                assert (pa is None) == (pb is None)
+                if pa is not None:
+                    described += 1
+                    assert pa.values == pb.values and (pa.thumb == pb.thumb).all()
+    assert described > 40  # the small judge release: 62 image cells
+    reader = PooledPixelReader(lambda row: True, 2)
+    rows = [{"image_meta": {"image": {"format": "png"}}}]
+    rows[0]["image_meta"]["image"]["pixels"] = reader({}, "image", {"bytes": b"not an image"})
+    reader.finish(rows)
+    assert rows == [{"image_meta": {"image": {"format": "png"}}}]
 
 
 def test_validate_refuses_a_bad_num_proc(probes_release, capsys):

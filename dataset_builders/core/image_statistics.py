@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PAIR_STATISTICS", "STATISTICS", "PixelReader", "Pixels", "describe", "features"]
+__all__ = ["PAIR_STATISTICS", "STATISTICS", "PixelReader", "Pixels", "describe", "describe_or_none", "features"]
 
 WORK_SIDE = 256
 """Longest side of the working copy the statistics are computed on (integer box reduction)."""
@@ -342,8 +342,17 @@ class PixelReader:
             return None
         key = hashlib.blake2b(data, digest_size=16).digest()
         if key not in self._cache:
-            try:
-                self._cache[key] = describe(data)
-            except (OSError, ValueError):  # not an image PIL can decode: no statistics, no answer
-                self._cache[key] = None
+            self._cache[key] = self._describe(data)
         return self._cache[key]
+
+    def _describe(self, data: bytes) -> Any:
+        """The statistics of one distinct image (:class:`.pixel_pool.PooledPixelReader`: a future of them)."""
+        return describe_or_none(data)
+
+
+def describe_or_none(data: bytes) -> Pixels | None:
+    """:func:`describe`, or None for what PIL cannot decode as an image (no statistics, no answer)."""
+    try:
+        return describe(data)
+    except (OSError, ValueError):
+        return None

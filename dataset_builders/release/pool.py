@@ -31,7 +31,7 @@ from .dataset import DATASETS
 from .preset import ConfigPreset, Preset
 
 __all__ = ["ItemFailed", "SplitJob", "build_splits", "item_pool", "preset_from_json", "preset_to_json",
-           "total_items"]
+           "total_items", "warm"]
 
 
 @dataclass(frozen=True)
@@ -88,9 +88,11 @@ def _build_item(task: tuple[str, str, str]) -> list[dict]:
     return _rows(_WORKER["builder"], _WORKER["preset"], task)
 
 
-def _warm() -> None:
+def warm() -> None:
     """Load what every render needs before forking, so each worker starts warm and shares it."""
     from matplotlib import font_manager  # renders draw on FigureCanvasAgg: no backend switch needed
+
+    from ..core import render  # noqa: F401  (the renderer and the chart kinds it registers)
 
     font_manager.findfont(font_manager.FontProperties())  # builds/loads the font cache once
 
@@ -125,7 +127,7 @@ def item_pool(dataset: str, preset: Preset, num_proc: int) -> Iterator[Any]:
         builder, recipe = DATASETS.get(dataset)(), preset_from_json(preset_json)
         yield lambda tasks: (_rows(builder, recipe, task) for task in tasks)
         return
-    _warm()
+    warm()
     ctx = _context(_start_method(), dataset)
     # forkserver and spawn start without this process's state: the initializer rebuilds it there.
     pool = ctx.Pool(num_proc, initializer=_setup, initargs=(dataset, preset_json))

@@ -462,16 +462,22 @@ def load_release_rows(release: str | Path, only: Container[tuple[str, str]] | No
     verify_release_data(release, meta)  # the gold is trusted only once its hash is the card's
     columns = _card_columns(meta)
     out: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for cfg in meta["configs"]:
-        for entry in cfg["data_files"]:
-            if only is not None and (cfg["config_name"], entry["split"]) not in only:
-                continue
-            files = sorted(release.glob(entry["path"]))
-            if not files:
-                raise PredictionsError(f"{release}: no files match {entry['path']} "
-                                       f"({cfg['config_name']}/{entry['split']} in the card)")
-            rows: list[dict[str, Any]] = []
-            for f in files:
-                rows += _read_parquet(f, columns.get(cfg["config_name"], set()), pixels)
-            out[(cfg["config_name"], entry["split"])] = rows
+    try:
+        for cfg in meta["configs"]:
+            for entry in cfg["data_files"]:
+                if only is not None and (cfg["config_name"], entry["split"]) not in only:
+                    continue
+                files = sorted(release.glob(entry["path"]))
+                if not files:
+                    raise PredictionsError(f"{release}: no files match {entry['path']} "
+                                           f"({cfg['config_name']}/{entry['split']} in the card)")
+                rows: list[dict[str, Any]] = []
+                for f in files:
+                    rows += _read_parquet(f, columns.get(cfg["config_name"], set()), pixels)
+                out[(cfg["config_name"], entry["split"])] = rows
+        if hasattr(pixels, "finish"):  # a pooled reader's statistics, computed while the rows were read
+            pixels.finish(r for rows in out.values() for r in rows)
+    finally:
+        if hasattr(pixels, "close"):
+            pixels.close()
     return out

@@ -23,7 +23,7 @@ UNIT_FIELDS = ("id", "chart_id", "family_id", "pair_id", "item_id", "group_id", 
 """Row fields naming a row or a unit (``Suite.unit_key``): prefixed by seed when pooled."""
 
 
-def pool_rows(releases: Sequence[str | Path], agents: Sequence[str] | None = None
+def pool_rows(releases: Sequence[str | Path], agents: Sequence[str] | None = None, num_proc: int = 1
               ) -> tuple[str, dict[tuple[str, str], list[dict]]]:
     """(dataset, config/split -> rows of every release in order, unit identifiers prefixed by seed)."""
     paths = _checked(releases, "--pool-seeds")
@@ -31,7 +31,7 @@ def pool_rows(releases: Sequence[str | Path], agents: Sequence[str] | None = Non
     pooled: dict[tuple[str, str], list[dict]] = {}
     for path in paths:
         seed = _recipe(path)[3]
-        for key, rows in load_for_agents(path, dataset, agents).items():
+        for key, rows in load_for_agents(path, dataset, agents, num_proc).items():
             for row in rows:
                 for field in UNIT_FIELDS:
                     if row.get(field) is not None:
@@ -40,8 +40,10 @@ def pool_rows(releases: Sequence[str | Path], agents: Sequence[str] | None = Non
     return dataset, pooled
 
 
-def validate_pooled(releases: Sequence[str | Path], agents: Sequence[str] | None = None) -> ValidityReport:
-    """One validity report over the rows of ``releases`` pooled (see the module docstring)."""
-    dataset, rows = pool_rows(releases, agents)
+def validate_pooled(releases: Sequence[str | Path], agents: Sequence[str] | None = None,
+                    num_proc: int = 1) -> ValidityReport:
+    """One validity report over the rows of ``releases`` pooled (see the module docstring;
+    ``num_proc`` as for :func:`.validate.validate_release`)."""
+    dataset, rows = pool_rows(releases, agents, num_proc)
     name = " + ".join(Path(r).name for r in releases) + f" (pooled over {len(releases)} seeds)"
-    return report_for_rows(name, dataset, rows, agents=agents)
+    return report_for_rows(name, dataset, rows, agents=agents, num_proc=num_proc)

@@ -97,21 +97,30 @@ def chosen_agents(suite: Any, agents: Sequence[str] | None = None) -> list[tuple
     return [(n, a) for n, a in chosen if not a.missing()]
 
 
-def pixel_hook(dataset: str, agents: Sequence[str] | None = None) -> Any:
+def pixel_hook(dataset: str, agents: Sequence[str] | None = None, num_proc: int = 1) -> Any:
     """The loader hook computing pixel statistics for the rows some chosen agent reads them of, or
-    None when none does (then loading stays header-only, as for ``chartprobe score``)."""
+    None when none does (then loading stays header-only, as for ``chartprobe score``); with
+    ``num_proc`` > 1 the images are described in that many worker processes while the rows load."""
     from chartprobe.dataset_builders.core.image_statistics import PixelReader
+    from chartprobe.dataset_builders.core.pixel_pool import PooledPixelReader
 
     suite = suite_for_release(dataset)
     readers = [a for _, a in _applicable(suite, agents)  # silent: run_agents says which agent is not run
                if not a.missing() and type(a).needs_pixels is not Agent.needs_pixels]
-    return PixelReader(lambda row: any(a.needs_pixels(suite, row) for a in readers)) if readers else None
+    if not readers:
+        return None
+
+    def wanted(row: Any) -> bool:
+        return any(a.needs_pixels(suite, row) for a in readers)
+
+    return PooledPixelReader(wanted, num_proc) if num_proc > 1 else PixelReader(wanted)
 
 
-def load_for_agents(release: str | Path, dataset: str, agents: Sequence[str] | None = None,
+def load_for_agents(release: str | Path, dataset: str, agents: Sequence[str] | None = None, num_proc: int = 1,
                     **kwargs: Any) -> dict[tuple[str, str], list[dict]]:
-    """:func:`load_release_rows` with the pixel statistics the chosen agents read."""
-    return load_release_rows(release, pixels=pixel_hook(dataset, agents), **kwargs)
+    """:func:`load_release_rows` with the pixel statistics the chosen agents read (``num_proc``:
+    processes describing the images)."""
+    return load_release_rows(release, pixels=pixel_hook(dataset, agents, num_proc), **kwargs)
 
 
 def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Sequence[str] | None = None,
@@ -128,17 +137,20 @@ def run_agents(dataset: str, rows: dict[tuple[str, str], list[dict]], agents: Se
     # stderr bar, one step per agent x config/split; tqdm hides it when stderr is not a terminal
     bar = tqdm(total=len(chosen) * len(runs.rows), unit="run", desc=f"validate {dataset}", disable=None, leave=False)
     for name, agent in chosen:
-        for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
-            preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
-            scores = agent.scores(suite, split_rows)
-            kept = [i for i, p in enumerate(preds) if p is not None]
-            if len(preds) != len(split_rows) or (scores is not None and len(scores) != len(split_rows)):
-                raise ValueError(f"agent {name}: {len(preds)} predictions for {len(split_rows)} rows")
-            runs.runs[(name, config, split)] = AgentRun(
-                name, config, split, [split_rows[i] for i in kept], [preds[i] for i in kept],
-                [suite.score(split_rows[i], preds[i]) for i in kept],
-                None if scores is None else [scores[i] for i in kept])
-            bar.update()
+        try:
+            for (config, split), split_rows in sorted(runs.rows.items()):  # documents, not raw rows
+                preds = agent.predict(suite, split_rows, runs.fit_rows(config, split))
+                scores = agent.scores(suite, split_rows)
+                kept = [i for i, p in enumerate(preds) if p is not None]
+                if len(preds) != len(split_rows) or (scores is not None and len(scores) != len(split_rows)):
+                    raise ValueError(f"agent {name}: {len(preds)} predictions for {len(split_rows)} rows")
+                runs.runs[(name, config, split)] = AgentRun(
+                    name, config, split, [split_rows[i] for i in kept], [preds[i] for i in kept],
+                    [suite.score(split_rows[i], preds[i]) for i in kept],
+                    None if scores is None else [scores[i] for i in kept])
+                bar.update()
+        finally:
+            agent.close()
     bar.close()
     return runs
 
@@ -208,7 +220,7 @@ def validate_release(release: str | Path, *, samples_out: str | Path | None = No
     """Run the agents on ``release`` (a release folder) and return its validity report."""
     release = Path(release)
     dataset = release_dataset(release)
-    return report_for_rows(release.name, dataset, load_for_agents(release, dataset, agents),
+    return report_for_rows(release.name, dataset, load_for_agents(release, dataset, agents, num_proc),
                            samples_out=samples_out, agents=agents, num_proc=num_proc)
 
 

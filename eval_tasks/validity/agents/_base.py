@@ -70,3 +70,7 @@ class Agent:
         a prior; it is empty when the config has a single split.
         """
         return [self.answer(suite, row) for row in rows]
+
+    def close(self) -> None:
+        """Release what the agent kept across calls (worker processes); ``run_agents`` calls it once every
+        config/split is answered."""

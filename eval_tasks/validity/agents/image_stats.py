@@ -81,9 +81,10 @@ def _fit_fold(job: tuple[Any, Any, Any, Any]) -> tuple[Any, Any]:
         return model.classes_, model.predict_proba(x_test)
 
 
-def out_of_fold(suite: Any, docs: Sequence[Row], workers: int = 1) -> list[dict[str, float]]:
+def out_of_fold(suite: Any, docs: Sequence[Row], workers: int = 1, pool: Any = None) -> list[dict[str, float]]:
     """Per document, the held-out model's probability of each answer its template takes
-    (``workers``: folds fitted at once, in worker processes; the same numbers with any count)."""
+    (``workers``: folds fitted at once, in worker processes, ``pool``'s if given; the same numbers
+    with any count)."""
     import numpy as np
     from sklearn.model_selection import GroupKFold
 
@@ -108,11 +109,13 @@ def out_of_fold(suite: Any, docs: Sequence[Row], workers: int = 1) -> list[dict[
     jobs = [(x[train], y[train], x[test], cat) for train, test in folds]
     if workers < 2 or len(folds) < 2:
         fitted = map(_fit_fold, jobs)
+    elif pool is not None:
+        fitted = list(pool.map(_fit_fold, jobs))
     else:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            fitted = list(pool.map(_fit_fold, jobs))
+        with ProcessPoolExecutor(max_workers=workers) as own:
+            fitted = list(own.map(_fit_fold, jobs))
     for (_, test), (seen, p) in zip(folds, fitted):
         proba[np.ix_(test, seen)] = p
     return [{c: float(proba[i, classes.index(c)]) for c in sorted(per_template[suite.group_key(d)])}
@@ -128,6 +131,28 @@ class ImageStats(Agent):
     def __init__(self) -> None:
         self._memo: dict[tuple[int, ...], dict[int, dict[str, float]]] = {}
         self._last: dict[int, dict[str, float]] = {}
+        self._pool: Any = None
+
+    def _workers(self) -> Any:
+        """The run's fold-fitting processes (``num_proc`` > 1), started once from this process with
+        scikit-learn's estimator loaded: a pool per config started and imported it cold each time."""
+        if self.num_proc < 2:
+            return None
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            import sklearn.ensemble  # noqa: F401  (loaded here, shared by the forked workers)
+            from chartprobe.dataset_builders.core.vega.runtime import start_method
+
+            ctx = multiprocessing.get_context(start_method())
+            self._pool = ProcessPoolExecutor(max_workers=self.num_proc, mp_context=ctx)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def needs_pixels(self, suite: Any, row: Row) -> bool:
         return eligible(suite, row)
@@ -138,7 +163,8 @@ class ImageStats(Agent):
         docs = [d for d in [*rows, *fit_rows] if eligible(suite, d) and pixels_of(suite, d) is not None]
         key = tuple(sorted(id(d) for d in docs))
         if key not in self._memo:
-            self._memo[key] = dict(zip(map(id, docs), out_of_fold(suite, docs, self.num_proc))) if docs else {}
+            self._memo[key] = (dict(zip(map(id, docs), out_of_fold(suite, docs, self.num_proc, self._workers())))
+                               if docs else {})
         self._last = self._memo[key]
         out: list[str | None] = []
         for r in rows:

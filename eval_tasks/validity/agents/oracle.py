@@ -5,9 +5,11 @@ answer, a program or the scorer disagree, and the release must not ship.
 
 A box answer is re-derived by laying the chart out again (``render(pixels=False)``: the same draws
 with no pixel painted or encoded, about 45 ms a chart): on a full probes release that is most of
-``chartprobe validate``'s time, so with ``--num-proc N`` (``Agent.num_proc``)
-a config/split of at least :data:`PARALLEL_MIN_ROWS` rows is answered in ``N`` processes, in
-order; the answers are the same as in one process.
+``chartprobe validate``'s time, so with ``--num-proc N`` (``Agent.num_proc``) a config/split of at
+least :data:`PARALLEL_MIN_ROWS` rows is answered in ``N`` processes, in order; the answers are the
+same as in one process. The processes are started once per run, after this process has loaded
+the renderer and its fonts (forked warm), and serve every config/split: a pool per config/split
+started its workers cold eight times on the full probes release.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any
 from . import agent
 from ._base import Agent
 
-PARALLEL_MIN_ROWS = 1000
-"""Fewer rows are answered in this process: starting workers would cost more than it saves."""
+PARALLEL_MIN_ROWS = 200
+"""Fewer rows are answered in this process: handing them out would cost more than it saves."""
 CHUNKS_PER_PROCESS = 4
 
 
@@ -39,13 +41,32 @@ class Oracle(Agent):
         value = suite.oracle(row)
         return "" if value is None else value  # a degenerate program is scored as a wrong answer
 
+    def __init__(self) -> None:
+        self._pool: Any = None
+
     def predict(self, suite: Any, rows: Sequence[Any], fit_rows: Sequence[Any] = ()) -> list[str | None]:
         if self.num_proc < 2 or len(rows) < PARALLEL_MIN_ROWS:
             return [self.answer(suite, r) for r in rows]
-        from concurrent.futures import ProcessPoolExecutor
-
         size = -(-len(rows) // (self.num_proc * CHUNKS_PER_PROCESS))
         chunks = [list(rows[i:i + size]) for i in range(0, len(rows), size)]
-        with ProcessPoolExecutor(max_workers=self.num_proc) as pool:
-            parts = pool.map(_answer_chunk, [suite.name] * len(chunks), chunks)
-            return [a for part in parts for a in part]
+        parts = self._workers().map(_answer_chunk, [suite.name] * len(chunks), chunks)
+        return [a for part in parts for a in part]
+
+    def _workers(self) -> Any:
+        """The run's worker processes, started on first use from this process, warm."""
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from chartprobe.dataset_builders.core.vega.runtime import start_method
+            from chartprobe.dataset_builders.release.pool import warm
+
+            warm()  # renderer and font cache loaded here: forked workers share them instead of loading them
+            ctx = multiprocessing.get_context(start_method())
+            self._pool = ProcessPoolExecutor(max_workers=self.num_proc, mp_context=ctx)
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

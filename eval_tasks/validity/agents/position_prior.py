@@ -66,13 +66,20 @@ def _answers(suite: Any, row: Row) -> dict[str, str] | None:
 class PositionPrior(Agent):
     description = "answers as if each series were sorted along the axis (direction learnt per template)"
 
+    def __init__(self) -> None:
+        # Row -> its two sorted-chart answers, kept across calls: a split's rows are the other splits'
+        # fit rows, and re-answering a chart (two parses, two programs) is this agent's whole cost.
+        # The row is kept beside its answers, so a recycled id() never reads another row's.
+        self._cache: dict[int, tuple[Row, dict[str, str] | None]] = {}
+
     def predict(self, suite: Any, rows: Sequence[Row], fit_rows: Sequence[Row] = ()) -> list[str | None]:
-        cache: dict[int, dict[str, str] | None] = {}
+        cache = self._cache
 
         def answers(r: Row) -> dict[str, str] | None:
-            if id(r) not in cache:
-                cache[id(r)] = _answers(suite, r)
-            return cache[id(r)]
+            hit = cache.get(id(r))
+            if hit is None or hit[0] is not r:
+                hit = cache[id(r)] = (r, _answers(suite, r))
+            return hit[1]
 
         def fit(train: Sequence[Row]) -> dict[str, str]:
             hits: dict[str, Counter] = defaultdict(Counter)
