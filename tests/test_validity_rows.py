@@ -68,7 +68,7 @@ def test_a_value_above_its_limit_passes_only_when_the_line_says_what_was_tested(
 
 
 class _Binary:
-    """The suite calls majority_baseline needs: group, unit, score, accuracy."""
+    """The suite calls majority_baseline needs: group, unit, score key, verdict (score, accuracy)."""
 
     def group_key(self, row):
         return row["template"]
@@ -81,6 +81,12 @@ class _Binary:
 
     def accuracy(self, record):
         return float(record["correct"])
+
+    def score_key(self, row):
+        return row["answer"]  # the verdict reads the gold alone
+
+    def score_accuracy(self, row, prediction):
+        return self.accuracy(self.score(row, prediction))
 
 
 def test_majority_baseline_of_a_balanced_binary_config_is_one_half():

@@ -57,6 +57,11 @@ class Suite(abc.ABC):
         """Item accuracy of a scored record (what validity checks average)."""
         return float(record["correct"])
 
+    def score_accuracy(self, row: Row, prediction: str) -> float:
+        """``accuracy(score(row, prediction))``; a suite whose record carries more than the verdict
+        (list F1, fuzzy ratios) may compute the verdict alone (chance levels score ~10^5 candidates)."""
+        return self.accuracy(self.score(row, prediction))
+
     def summarize(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The benchmark's metrics over scored records (JSON-able)."""
         return {"accuracy": fmean(map(self.accuracy, records)) if records else None, "n": len(records)}

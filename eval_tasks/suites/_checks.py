@@ -98,7 +98,17 @@ def majority_baseline(suite: Any, rows: Sequence[Mapping[str, Any]]) -> list[flo
         units_of[group][answer].add(suite.unit_key(r))
     guess = {g: min(((a, k) for a, k in c.items() if len(units_of[g][a]) > 1),
                     key=lambda kv: (-kv[1], kv[0]), default=("", 0))[0] for g, c in rows_of.items()}
-    return [suite.accuracy(suite.score(r, guess[suite.group_key(r)])) for r in rows]
+    memo: dict[tuple, float] = {}  # rows with one score key (Suite.score_key) score one guess alike
+
+    def score(r: Mapping[str, Any], answer: str) -> float:
+        key = suite.score_key(r)
+        if key is None:
+            return suite.score_accuracy(r, answer)
+        if (key, answer) not in memo:
+            memo[(key, answer)] = suite.score_accuracy(r, answer)
+        return memo[(key, answer)]
+
+    return [score(r, guess[suite.group_key(r)]) for r in rows]
 
 
 def _pooled(runs: RunSet, agent: str) -> dict[str, list]:

@@ -43,12 +43,12 @@ def _uniform(suite: Any, row: Row, pool: Sequence[str], memo: dict | None = None
         return 1.0 / len(space)
     key = suite.score_key(row) if memo is not None else None
     if key is None:
-        return sum(suite.accuracy(suite.score(row, c)) for c in space) / len(space)
+        return sum(suite.score_accuracy(row, c) for c in space) / len(space)
     total = 0.0
     for c in space:
         hit = memo.get((key, c))
         if hit is None:
-            hit = memo[(key, c)] = suite.accuracy(suite.score(row, c))
+            hit = memo[(key, c)] = suite.score_accuracy(row, c)
         total += hit
     return total / len(space)
 
@@ -58,11 +58,15 @@ def chance_levels(suite: Any, runs: RunSet, config: str, split: str) -> tuple[di
     computed once per config/split of ``runs`` (the shortcut and image-statistics checks both read it)."""
     key = ("chance_levels", config, split)
     if key not in runs.derived:
-        runs.derived[key] = _chance_levels(suite, runs.rows[(config, split)])
+        # one memo of candidate scores for the whole run: a score key (gold, type, vocabulary,
+        # tolerance) recurs across splits and configs, and scores a candidate alike wherever it does
+        memo = runs.derived.setdefault(("candidate_scores",), {})
+        runs.derived[key] = _chance_levels(suite, runs.rows[(config, split)], memo)
     return runs.derived[key]
 
 
-def _chance_levels(suite: Any, rows: Sequence[Row]) -> tuple[dict[int, float], dict[int, float]]:
+def _chance_levels(suite: Any, rows: Sequence[Row], memo: dict | None = None,
+                   ) -> tuple[dict[int, float], dict[int, float]]:
     majority = majority_baseline(suite, rows)
     pools: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for r in rows:
@@ -74,7 +78,8 @@ def _chance_levels(suite: Any, rows: Sequence[Row]) -> tuple[dict[int, float], d
         for a, units in answers.items():
             if len(units) == 1:
                 own[g][next(iter(units))].add(a)
-    maj, uni, memo = {}, {}, {}
+    maj, uni = {}, {}
+    memo = {} if memo is None else memo
     for r, score in zip(rows, majority):
         maj[id(r)] = score
         g = suite.group_key(r)

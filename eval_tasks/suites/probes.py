@@ -21,6 +21,7 @@ from typing import Any
 from ..metrics import probes as pm
 from ..metrics.probes_cells import headline_sums, headline_sums_matrix, suite_summary, summary_from_sums
 from ..metrics.style_shift import style_shift_summary
+from ..scoring.typed import score_doc
 from . import suite
 from ._base import Check, RunSet, Suite
 
@@ -79,6 +80,11 @@ class ProbesSuite(Suite):
         """What ``score_record``'s accuracy reads: the gold, its type, vocabulary and tolerance."""
         return (str(row.get("answer", "")), row.get("answer_type"), row.get("answer_aliases") or None,
                 row.get("tolerance") or None)
+
+    def score_accuracy(self, row: Row, prediction: str) -> float:
+        # score_record's accuracy without its list F1 and fuzzy ratio (a quarter of its time)
+        s = score_doc(row, prediction)
+        return pm.item_accuracy(row["answer_type"], s.score, s.correct)
 
     def score(self, row: Row, prediction: str) -> dict[str, Any]:
         rec = pm.score_record(row, prediction)
