@@ -114,8 +114,8 @@ def _in_workers(paths: list[str], groups: list[list[str]], bar: Any) -> Iterator
 
     # fork unless this process has started Vega's runtime (a forked child would wait on its threads)
     ctx = multiprocessing.get_context(start_method())
-    # This process holds the parsed files: frozen, a forked worker's garbage collector leaves them
-    # alone instead of touching (and so copying) every page of them.
+    # This process may hold every model's records (--compare, --paper-tables): frozen, a forked
+    # worker's garbage collector leaves them alone instead of touching (and so copying) their pages.
     gc.freeze()
     try:
         with ProcessPoolExecutor(len(groups), mp_context=ctx) as pool:
