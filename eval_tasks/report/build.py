@@ -21,44 +21,13 @@ from ..rescoring.results import merge_results, read_results_files
 from ..suites import suite_for_release
 from ..suites._base import Check
 from ..suites._plots import plot_formats
-from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
-from ..suites._task_index import task_index
+from ..suites._splits import HEADLINE_SPLIT, by_split
 from ..validity.validate import ValidityReport, render_markdown
 from .headline import paper_columns
 from .markdown import markdown_table
-from .per_model import model_parts
+from .per_model import model_parts, unique_rows
 
 __all__ = ["build_report", "markdown_table"]
-
-
-def suite_profile(name: str, records: list[dict[str, Any]],
-                  task_coverage: Mapping[str, float | None] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """One model's profile on suite ``name`` (summary, headline, split, coverage, tasks, partial) and its
-    headline-split rows, one per dataset row (what the diagnosis and the row count ``n`` read)."""
-    index = task_index()
-    suite = suite_for_release(name)
-    by_task: dict[str, list] = {}
-    for r in records:
-        by_task.setdefault(r["task"], []).append(r)
-    # Never pooled: the headline is the test split's; other splits summarised apart, labelled.
-    parts = by_split(_unique_rows(records))
-    tests = parts.get(HEADLINE_SPLIT, [])
-    summary = covered_rates(suite.summarize(tests), tests, suite.summarize)
-    return {
-        "summary": summary, "headline": suite.headline(summary), "split": HEADLINE_SPLIT,
-        "coverage": {sp: coverage(rs, task_coverage) for sp, rs in parts.items()},
-        "other_splits": {sp: covered_rates(suite.summarize(rs), rs, suite.summarize)
-                         for sp, rs in parts.items() if sp != HEADLINE_SPLIT},
-        "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
-        "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}, tests
-
-
-def _unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One record per dataset row (a row in a group task and an 'all' task counts once)."""
-    seen: dict[Any, dict[str, Any]] = {}
-    for i, r in enumerate(records):
-        seen[r.get("row_id") if r.get("row_id") is not None else (r.get("task"), r.get("doc_id"), i)] = r
-    return list(seen.values())
 
 
 def _plots(profiles: Mapping[str, Mapping[str, Any]], out: Path) -> list[Path]:
@@ -120,7 +89,7 @@ def _markdown(profiles: Mapping[str, Any], plots: list[Path]) -> str:
 
 def _test_records(merged: Mapping[str, Mapping[str, list]]) -> dict[str, dict[str, list]]:
     """model -> suite -> its headline-split rows, one per dataset row (what the diagnosis reads)."""
-    return {m: {s: by_split(_unique_rows(rs)).get(HEADLINE_SPLIT, []) for s, rs in per.items()}
+    return {m: {s: by_split(unique_rows(rs)).get(HEADLINE_SPLIT, []) for s, rs in per.items()}
             for m, per in merged.items()}
 
 

@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ModelPart", "deal", "model_part", "model_parts"]
+from ..suites import suite_for_release
+from ..suites._splits import HEADLINE_SPLIT, by_split, coverage, covered_rates
+from ..suites._task_index import task_index
+
+__all__ = ["ModelPart", "deal", "model_part", "model_parts", "suite_profile", "unique_rows"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,6 @@ class ModelPart:
 
 def model_part(model: str, by_suite: Mapping[str, list], prov: Mapping[str, Any]) -> ModelPart:
     """``model``'s profile and diagnosis section from its records (``by_suite``: suite -> records)."""
-    from .build import suite_profile
     from .headline import diagnosis_markdown
 
     profile: dict[str, Any] = {}
@@ -42,6 +45,36 @@ def model_part(model: str, by_suite: Mapping[str, list], prov: Mapping[str, Any]
         profile[name], tests[name] = suite_profile(name, records, prov.get("task_coverage"))
         profile[name]["n"] = len(tests[name])  # rows of the headline split: beside every number and figure row
     return ModelPart(profile, diagnosis_markdown({model: profile}, {model: tests}, progress=False))
+
+
+def suite_profile(name: str, records: list[dict[str, Any]],
+                  task_coverage: Mapping[str, float | None] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One model's profile on suite ``name`` (summary, headline, split, coverage, tasks, partial) and its
+    headline-split rows, one per dataset row (what the diagnosis and the row count ``n`` read)."""
+    index = task_index()
+    suite = suite_for_release(name)
+    by_task: dict[str, list] = {}
+    for r in records:
+        by_task.setdefault(r["task"], []).append(r)
+    # Never pooled: the headline is the test split's; other splits summarised apart, labelled.
+    parts = by_split(unique_rows(records))
+    tests = parts.get(HEADLINE_SPLIT, [])
+    summary = covered_rates(suite.summarize(tests), tests, suite.summarize)
+    return {
+        "summary": summary, "headline": suite.headline(summary), "split": HEADLINE_SPLIT,
+        "coverage": {sp: coverage(rs, task_coverage) for sp, rs in parts.items()},
+        "other_splits": {sp: covered_rates(suite.summarize(rs), rs, suite.summarize)
+                         for sp, rs in parts.items() if sp != HEADLINE_SPLIT},
+        "tasks": {t: suite.task_table(index[t], rs) for t, rs in sorted(by_task.items()) if t in index},
+        "partial": sorted(t for t, rs in by_task.items() if any(r.get("partial") for r in rs))}, tests
+
+
+def unique_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per dataset row (a row in a group task and an 'all' task counts once)."""
+    seen: dict[Any, dict[str, Any]] = {}
+    for i, r in enumerate(records):
+        seen[r.get("row_id") if r.get("row_id") is not None else (r.get("task"), r.get("doc_id"), i)] = r
+    return list(seen.values())
 
 
 def deal(counts: Mapping[str, int], workers: int) -> list[list[str]]:
