@@ -283,8 +283,9 @@ def test_the_oracle_in_two_processes_gives_the_same_answers_in_order(probes_rele
     one = run_agents("probes", rows, ["oracle"], num_proc=1)
     monkeypatch.setattr(oracle, "PARALLEL_MIN_ROWS", 10)
     pools, closed = [], []  # one pool serves both config/splits, and the run closes it
-    real_workers, real_close = oracle.Oracle._workers, oracle.Oracle.close
-    monkeypatch.setattr(oracle.Oracle, "_workers", lambda self: pools.append(real_workers(self)) or pools[-1])
+    real_workers, real_close = oracle.Oracle.worker_pool, oracle.Oracle.close
+    monkeypatch.setattr(oracle.Oracle, "worker_pool", lambda self, warm=None: pools.append(real_workers(self, warm))
+                        or pools[-1])
     monkeypatch.setattr(oracle.Oracle, "close", lambda self: closed.append(self._pool) or real_close(self))
     two = run_agents("probes", rows, ["oracle"], num_proc=2)
     assert len(pools) == 2 and pools[0] is pools[1] and closed == [pools[0]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 __all__ = ["ABSTAIN", "Agent"]
@@ -71,6 +71,29 @@ class Agent:
         """
         return [self.answer(suite, row) for row in rows]
 
+    _pool: Any = None
+    """This run's worker processes (:meth:`worker_pool`), or None."""
+
+    def worker_pool(self, warm: Callable[[], Any] | None = None) -> Any:
+        """This run's ``num_proc`` worker processes, started on first use: forked from this process after
+        ``warm()`` has loaded what they share (a fork server if this process has started Vega's
+        runtime), and serving every config/split until :meth:`close`. A pool per call started its
+        workers cold each time."""
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from chartprobe.dataset_builders.core.vega.runtime import start_method
+
+            if warm is not None:
+                warm()
+            self._pool = ProcessPoolExecutor(max_workers=self.num_proc,
+                                             mp_context=multiprocessing.get_context(start_method()))
+        return self._pool
+
     def close(self) -> None:
-        """Release what the agent kept across calls (worker processes); ``run_agents`` calls it once every
-        config/split is answered."""
+        """Release what the agent kept across calls (its worker processes); ``run_agents`` calls it once
+        every config/split is answered."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

@@ -131,28 +131,10 @@ class ImageStats(Agent):
     def __init__(self) -> None:
         self._memo: dict[tuple[int, ...], dict[int, dict[str, float]]] = {}
         self._last: dict[int, dict[str, float]] = {}
-        self._pool: Any = None
 
-    def _workers(self) -> Any:
-        """The run's fold-fitting processes (``num_proc`` > 1), started once from this process with
-        scikit-learn's estimator loaded: a pool per config started and imported it cold each time."""
-        if self.num_proc < 2:
-            return None
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            import sklearn.ensemble  # noqa: F401  (loaded here, shared by the forked workers)
-            from chartprobe.dataset_builders.core.vega.runtime import start_method
-
-            ctx = multiprocessing.get_context(start_method())
-            self._pool = ProcessPoolExecutor(max_workers=self.num_proc, mp_context=ctx)
-        return self._pool
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    @staticmethod
+    def _load_estimator() -> None:
+        import sklearn.ensemble  # noqa: F401  (loaded before the fork, shared by the workers)
 
     def needs_pixels(self, suite: Any, row: Row) -> bool:
         return eligible(suite, row)
@@ -163,8 +145,8 @@ class ImageStats(Agent):
         docs = [d for d in [*rows, *fit_rows] if eligible(suite, d) and pixels_of(suite, d) is not None]
         key = tuple(sorted(id(d) for d in docs))
         if key not in self._memo:
-            self._memo[key] = (dict(zip(map(id, docs), out_of_fold(suite, docs, self.num_proc, self._workers())))
-                               if docs else {})
+            pool = self.worker_pool(self._load_estimator) if self.num_proc > 1 else None
+            self._memo[key] = dict(zip(map(id, docs), out_of_fold(suite, docs, self.num_proc, pool))) if docs else {}
         self._last = self._memo[key]
         out: list[str | None] = []
         for r in rows:

@@ -41,32 +41,13 @@ class Oracle(Agent):
         value = suite.oracle(row)
         return "" if value is None else value  # a degenerate program is scored as a wrong answer
 
-    def __init__(self) -> None:
-        self._pool: Any = None
-
     def predict(self, suite: Any, rows: Sequence[Any], fit_rows: Sequence[Any] = ()) -> list[str | None]:
         if self.num_proc < 2 or len(rows) < PARALLEL_MIN_ROWS:
             return [self.answer(suite, r) for r in rows]
+        from chartprobe.dataset_builders.release.pool import warm
+
         size = -(-len(rows) // (self.num_proc * CHUNKS_PER_PROCESS))
         chunks = [list(rows[i:i + size]) for i in range(0, len(rows), size)]
-        parts = self._workers().map(_answer_chunk, [suite.name] * len(chunks), chunks)
+        # renderer and font cache loaded before the fork: the workers share them instead of loading them
+        parts = self.worker_pool(warm).map(_answer_chunk, [suite.name] * len(chunks), chunks)
         return [a for part in parts for a in part]
-
-    def _workers(self) -> Any:
-        """The run's worker processes, started on first use from this process, warm."""
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            from chartprobe.dataset_builders.core.vega.runtime import start_method
-            from chartprobe.dataset_builders.release.pool import warm
-
-            warm()  # renderer and font cache loaded here: forked workers share them instead of loading them
-            ctx = multiprocessing.get_context(start_method())
-            self._pool = ProcessPoolExecutor(max_workers=self.num_proc, mp_context=ctx)
-        return self._pool
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
